@@ -1,0 +1,158 @@
+"""The `simcell` command line: thin typer commands over the config layer; no logic here."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from simcell import __version__
+
+app = typer.Typer(
+    help="simcell: Monte Carlo game-balance simulator for the board game Cytosis.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"simcell {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """simcell: Monte Carlo game-balance simulator for the board game Cytosis."""
+
+
+@app.command()
+def validate(config: Path = typer.Argument(..., help="Run config (TOML) to check.")) -> None:
+    """Load and check a run config; print a summary of the resolved game, or the error."""
+    from simcell.config.errors import ConfigError
+    from simcell.config.load import load_default_game, load_run_config
+    from simcell.config.summary import card_differences, count_differences
+
+    try:
+        rc = load_run_config(config)
+    except ConfigError as exc:
+        _fail(str(exc))
+        return
+    game = rc.game
+    out = [
+        f"config        {rc.source}",
+        f"content hash  {game.content_hash}",
+        f"players       {', '.join(map(str, rc.players))}",
+        f"games         {rc.games:,} per field and player count",
+        f"seed          {rc.seed}",
+    ]
+    for f in rc.fields:
+        out.append(f"field         {f.name}: {f.describe()}")
+    rounds = ", ".join(f"{p}p {game.rounds(p)}" for p in rc.players)
+    out.append(f"rounds        {rounds}")
+    r = game.rules
+    out.append(
+        "rules         "
+        f"epigenetic={str(r.epigenetic).lower()} supply_limited={str(r.supply_limited).lower()} "
+        f"grey_per_player={r.grey_per_player} turn_order={r.turn_order} "
+        f"laureates_holder_may_take={str(r.laureates_holder_may_take).lower()} "
+        f"two_player_remove_detox={str(r.two_player_remove_detox).lower()} max_batch={r.max_batch}"
+    )
+    b = game.board
+    out.append(
+        f"board         starting_atp={list(b.starting_atp)} slot_prices={list(b.slot_prices)} "
+        f"budding rough/smooth/golgi={list(b.budding_locations)}"
+    )
+    out.append(
+        f"data          {len(game.cards)} cards, {len(game.events)} events, {len(game.goals)} goals, "
+        f"{len(game.epigenetic)} epigenetic cards"
+    )
+    for kind, path in rc.data_files:
+        out.append(f"  {kind:11s} {path}")
+    for line in rc.overrides:
+        out.append(f"override      {line}")
+    counts = count_differences(game)
+    out.append("card counts   " + ("as the seed" if not counts else "differ from the seed:"))
+    out.extend(f"  {line}" for line in counts)
+    diffs = card_differences(game, load_default_game())
+    out.append(
+        "card values   " + ("as shipped" if not diffs else f"{len(diffs)} differ from the shipped set:")
+    )
+    out.extend(f"  {line}" for line in diffs)
+    bands = ", ".join(
+        f"{k}={v:g}{' (default)' if k in rc.report.default_bands else ''}" for k, v in rc.report.bands
+    )
+    out.append(f"report        blocks={rc.report.blocks} bands: {bands}")
+    typer.echo("\n".join(out))
+    typer.echo("ok")
+
+
+@app.command()
+def cards(
+    config: Optional[Path] = typer.Argument(
+        None, help="Run config whose card set to show (default: the shipped set)."
+    ),
+) -> None:
+    """Show the resolved card set with overrides applied, each card's cost in placements and
+    its HP per placement."""
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    from simcell.config.errors import ConfigError
+    from simcell.config.load import load_default_game, load_run_config
+    from simcell.config.summary import card_rows
+
+    try:
+        game = load_run_config(config).game if config is not None else load_default_game()
+    except ConfigError as exc:
+        _fail(str(exc))
+        return
+    shipped = {c.id: c for c in load_default_game().cards}
+    rows = card_rows(game)
+    table = RichTable(title=f"Cell Component cards  (content hash {game.content_hash[:16]})")
+    for col in ("id", "name", "type", "atp", "protein", "carb", "lipid", "golgi", "hp", "bonus",
+                "gain", "placements", "HP/placement"):
+        table.add_column(col, justify="left" if col in ("name", "type", "golgi", "gain") else "right")
+    for row in rows:
+        ref = shipped.get(row["id"])
+
+        def cell(field: str, text: str) -> str:
+            changed = ref is None or getattr(ref, field) != row[field]
+            return f"[bold yellow]{text}*[/]" if changed else text
+
+        gain = ", ".join(f"{n} {r}" for r, n in zip(("mRNA", "Protein", "Carb", "Lipid", "ATP"),
+                                                     row["gain"]) if n)
+        pl = row["placements"]
+        table.add_row(
+            str(row["id"]), row["name"], row["type"],
+            cell("atp", str(row["atp"])), cell("protein", str(row["protein"])),
+            cell("carb", str(row["carb"])), cell("lipid", str(row["lipid"])),
+            cell("golgi", row["golgi"] or "-"), cell("hp", str(row["hp"])),
+            cell("bonus_per_match", str(row["bonus_per_match"])), cell("gain", gain or "-"),
+            "-" if pl is None else str(pl),
+            "-" if pl is None else f"{row['hp_per_placement']:.2f}",
+        )
+    console = Console(width=max(140, Console().width))
+    console.print(table)
+    console.print("* differs from the shipped set.  placements: fewest flask placements to buy and "
+                  "complete the card from nothing at the board's best rates.")
+
+
+def run() -> None:  # pragma: no cover - console entry
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

@@ -1,0 +1,420 @@
+"""Parsing and validating the game data files (board, rules, cards, events, goals, epigenetic)
+into the immutable records of `simcell.config.model`.
+
+Each `parse_*` function takes a `Table` of the raw TOML (overrides already merged in, with their
+origins) and raises `ConfigError` naming the file and key of the first problem.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any
+
+from simcell.config.errors import ConfigError, allowed
+from simcell.config.model import (
+    Board,
+    Card,
+    Effect,
+    Epigenetic,
+    Event,
+    Goal,
+    Location,
+    Rules,
+    Spot,
+    resource_vector,
+)
+from simcell.config.tables import Table
+from simcell.kernel.enums import (
+    CARD_FIELDS,
+    CARD_TYPES,
+    EPIGENETIC_EFFECTS,
+    EVENT_EFFECTS,
+    GOAL_CRITERIA,
+    GOLGI_RESOURCES,
+    HP_IF_CONDITIONS,
+    LOCATION_ACTIONS,
+    MACROMOLECULES,
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ORGANELLES,
+    RESOURCES,
+    SINGLE_LOCATION_ACTIONS,
+    TIE_RULES,
+    TURN_ORDERS,
+    TYPE_OR_GROUP,
+    YIELD_BONUS_ACTIONS,
+)
+
+PLAYER_COUNTS = tuple(str(p) for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
+SPOT_LABELS = "abcdefghijklmnopqrstuvwxyz"
+RULE_KEYS = (
+    "epigenetic",
+    "supply_limited",
+    "grey_per_player",
+    "two_player_remove_detox",
+    "turn_order",
+    "laureates_holder_may_take",
+    "max_batch",
+    "tie_rule",
+)
+# Board values a run config's [rules] table may set as rule variants.
+BOARD_RULE_KEYS = ("starting_atp", "slot_prices", "budding_locations")
+
+
+# -- shared pieces ------------------------------------------------------------------------
+def _resource_table(t: Table, key: str, *, default: Any = None) -> tuple[int, ...]:
+    """A {resource = amount} table with non-negative amounts."""
+    sub = t.table(key, {} if default is None else default)
+    amounts = {r: sub.take(r, int, 0, minimum=0) for r in RESOURCES}
+    sub.finish()
+    return resource_vector(amounts)
+
+
+def _per_count(t: Table, key: str, minimum: int) -> tuple[int, ...]:
+    """A table keyed "2".."5" with one integer per player count."""
+    sub = t.table(key)
+    values = tuple(sub.take(p, int, minimum=minimum) for p in PLAYER_COUNTS)
+    sub.finish()
+    return values
+
+
+# -- rules --------------------------------------------------------------------------------
+def parse_rules(t: Table) -> Rules:
+    rules = Rules(
+        epigenetic=t.take("epigenetic", bool),
+        supply_limited=t.take("supply_limited", bool),
+        grey_per_player=t.take("grey_per_player", int, minimum=0),
+        two_player_remove_detox=t.take("two_player_remove_detox", bool),
+        turn_order=t.take("turn_order", str, choices=TURN_ORDERS),
+        laureates_holder_may_take=t.take("laureates_holder_may_take", bool),
+        max_batch=t.take("max_batch", int, minimum=1),
+        tie_rule=t.take("tie_rule", str, choices=TIE_RULES),
+    )
+    t.finish()
+    return rules
+
+
+# -- board --------------------------------------------------------------------------------
+def parse_board(t: Table) -> Board:
+    comp = t.table("components")
+    supply = _resource_table(comp, "supply")
+    flasks = _per_count(comp, "flasks_per_player", 0)
+    for p, n in zip(PLAYER_COUNTS, flasks):
+        if n < 1:
+            raise comp.error(
+                f"flasks_per_player.{p}", "zero flasks; every player needs at least 1 flask"
+            )
+    grey = comp.take("grey_flasks", int, minimum=0)
+    vesicles = comp.take("vesicles_per_player", int, minimum=0)
+    markers = comp.take("goal_markers_per_player", int, minimum=0)
+    detox_removed = comp.take("two_player_detox_removed", int, minimum=0)
+    set_aside = _per_count(comp, "events_set_aside", 0)
+    revealed = _per_count(comp, "goals_revealed", 0)
+    comp.finish()
+
+    setup = t.table("setup")
+    dealt = setup.take("cards_dealt", int, minimum=1)
+    starting_atp = tuple(
+        setup.take_list("starting_atp", int, minimum=0, min_length=MAX_PLAYERS)
+    )
+    combos_raw = setup.take_list("combos", list, min_length=1)
+    combos = []
+    for i, combo in enumerate(combos_raw):
+        if len(combo) != 2 or any(r not in RESOURCES for r in combo):
+            raise setup.error(
+                "combos",
+                f"item {i} must be two resource names from {allowed(RESOURCES)}, got {combo!r}",
+            )
+        combos.append((combo[0], combo[1]))
+    setup.finish()
+
+    area = t.table("card_area")
+    slot_prices = tuple(area.take_list("slot_prices", int, minimum=0, min_length=1))
+    area.finish()
+
+    bud = t.table("budding_locations")
+    budding = tuple(bud.take(o, int) for o in ORGANELLES)
+    for o, n in zip(ORGANELLES, budding):
+        if n < 1:
+            raise bud.error(o, f"zero budding locations; every organelle needs at least 1, got {n}")
+    bud.finish()
+
+    goals = t.table("goals")
+    first_hp = goals.take("first_marker_hp", int, minimum=0)
+    max_markers = goals.take("max_markers_per_goal", int, minimum=1)
+    goals.finish()
+
+    locations = tuple(_parse_location(lt) for lt in t.tables("location"))
+    t.finish()
+    _check_locations(t, locations, len(slot_prices))
+    return Board(
+        supply=supply,
+        flasks_per_player=flasks,
+        grey_flasks=grey,
+        vesicles_per_player=vesicles,
+        goal_markers_per_player=markers,
+        two_player_detox_removed=detox_removed,
+        events_set_aside=set_aside,
+        goals_revealed=revealed,
+        cards_dealt=dealt,
+        starting_atp=starting_atp,
+        combos=tuple(combos),
+        slot_prices=slot_prices,
+        budding_locations=budding,
+        first_marker_hp=first_hp,
+        max_markers_per_goal=max_markers,
+        locations=locations,
+    )
+
+
+def _parse_location(t: Table) -> Location:
+    loc_id = t.take("id", str)
+    name = t.take("name", str, loc_id)
+    action = t.take("action", str, choices=LOCATION_ACTIONS)
+    if action == "collect":
+        spot_tables = t.tables("spots")
+        if not spot_tables:
+            raise t.error("spots", "a collect location needs at least one spot")
+        if len(spot_tables) > len(SPOT_LABELS):
+            raise t.error("spots", f"at most {len(SPOT_LABELS)} spots")
+        spots = []
+        for label, st in zip(SPOT_LABELS, spot_tables):
+            cost = _resource_table(st, "cost", default={})
+            gain = _resource_table(st, "gain", default={})
+            st.finish()
+            spots.append(Spot(label, cost, gain))
+    else:
+        n = t.take("spots", int, minimum=1)
+        zero = (0,) * len(RESOURCES)
+        spots = [Spot(SPOT_LABELS[i], zero, zero) for i in range(n)]
+    t.finish()
+    return Location(loc_id, name, action, tuple(spots))
+
+
+def _check_locations(t: Table, locations: tuple[Location, ...], n_slots: int) -> None:
+    ids = Counter(loc.id for loc in locations)
+    for loc_id, count in ids.items():
+        if count > 1:
+            raise t.error("location", f"duplicate location id {loc_id!r}")
+    actions = Counter(loc.action for loc in locations)
+    for action in SINGLE_LOCATION_ACTIONS:
+        if actions[action] != 1:
+            raise t.error(
+                "location",
+                f"the board needs exactly one location with action {action!r}, "
+                f"found {actions[action]}",
+            )
+    area = next(loc for loc in locations if loc.action == "card_area")
+    if len(area.spots) != n_slots:
+        raise t.error(
+            "location",
+            f"location {area.id!r} has {len(area.spots)} spots but card_area.slot_prices "
+            f"lists {n_slots} slots; they must match",
+        )
+
+
+def override_board_rules(board: Board, rules_table: Table) -> Board:
+    """Apply the board-valued rule variants of a run config's [rules] table."""
+    changes: dict[str, Any] = {}
+    if rules_table.has("starting_atp"):
+        changes["starting_atp"] = tuple(
+            rules_table.take_list("starting_atp", int, minimum=0, min_length=MAX_PLAYERS)
+        )
+    if rules_table.has("slot_prices"):
+        prices = tuple(rules_table.take_list("slot_prices", int, minimum=0, min_length=1))
+        if len(prices) != len(board.slot_prices):
+            raise rules_table.error(
+                "slot_prices",
+                f"needs {len(board.slot_prices)} prices, one per Card Area slot, got {len(prices)}",
+            )
+        changes["slot_prices"] = prices
+    if rules_table.has("budding_locations"):
+        bud = rules_table.table("budding_locations")
+        values = []
+        for o, current in zip(ORGANELLES, board.budding_locations):
+            n = bud.take(o, int, current)
+            if n < 1:
+                raise bud.error(o, f"zero budding locations; every organelle needs at least 1, got {n}")
+            values.append(n)
+        bud.finish()
+        changes["budding_locations"] = tuple(values)
+    if not changes:
+        return board
+    return dataclasses.replace(board, **changes)
+
+
+# -- cards --------------------------------------------------------------------------------
+def parse_cards(t: Table) -> tuple[Card, ...]:
+    rows = t.tables("card")
+    t.finish()
+    if len(rows) > MAX_CARDS:
+        raise t.error("card", f"{len(rows)} cards; at most {MAX_CARDS} are allowed")
+    if not rows:
+        raise t.error("card", "the card file holds no cards")
+    cards = []
+    seen_ids: dict[int, str] = {}
+    seen_names: dict[str, int] = {}
+    for row in rows:
+        card = _parse_card(row)
+        if card.id in seen_ids:
+            raise row.error("id", f"duplicate card id {card.id} ({seen_ids[card.id]!r} has it)")
+        if card.name in seen_names:
+            raise row.error("name", f"duplicate card name {card.name!r} (card {seen_names[card.name]})")
+        seen_ids[card.id] = card.name
+        seen_names[card.name] = card.id
+        cards.append(card)
+    return tuple(sorted(cards, key=lambda c: c.id))
+
+
+def _parse_card(t: Table) -> Card:
+    card_id = t.take("id", int, minimum=0, maximum=MAX_CARDS - 1)
+    name = t.take("name", str)
+    card_type = t.take("type", str, choices=CARD_TYPES)
+    fields = CARD_FIELDS[card_type]
+    values: dict[str, Any] = {}
+    for f in fields:
+        if f == "golgi":
+            values[f] = t.take(f, str, choices=GOLGI_RESOURCES)
+        elif f == "gain":
+            values[f] = _resource_table(t, "gain")
+            if sum(values[f]) == 0:
+                raise t.error("gain", "an Additional Resource card must gain something")
+        else:
+            values[f] = t.take(f, int, minimum=0)
+    t.finish(("id", "name", "type") + fields)
+    return Card(id=card_id, name=name, type=card_type, **values)
+
+
+# -- effects, events, goals, epigenetic ----------------------------------------------------
+def _parse_effect(
+    t: Table, kinds: tuple[str, ...], location_ids: dict[str, str]
+) -> Effect:
+    kind = t.take("kind", str, choices=kinds)
+    e: dict[str, Any] = {"kind": kind}
+
+    def location(allowed_actions: tuple[str, ...] | None) -> str:
+        loc = t.take("location", str, choices=sorted(location_ids))
+        if allowed_actions is not None and location_ids[loc] not in allowed_actions:
+            ok = sorted(i for i, a in location_ids.items() if a in allowed_actions)
+            raise t.error("location", f"{kind} cannot apply at {loc!r}; allowed: {allowed(ok)}")
+        return loc
+
+    if kind == "location_bonus":
+        e["location"] = location(None)
+        e["resource"] = t.take("resource", str, choices=RESOURCES)
+        e["n"] = t.take("n", int, minimum=0)
+    elif kind == "all_gain":
+        e["resource"] = t.take("resource", str, choices=RESOURCES)
+        e["n"] = t.take("n", int, minimum=0)
+    elif kind == "card_discount":
+        e["n"] = t.take("n", int, minimum=0)
+    elif kind == "discard_down":
+        e["limit"] = t.take("limit", int, minimum=0)
+    elif kind == "hp_if":
+        cond = t.take("condition", str, choices=HP_IF_CONDITIONS)
+        e["condition"] = cond
+        if cond == "completed_at_least":
+            e["type"] = t.take("type", str, choices=TYPE_OR_GROUP)
+        else:
+            e["resource"] = t.take("resource", str, choices=RESOURCES)
+        e["m"] = t.take("m", int, minimum=0)
+        e["n"] = t.take("n", int)
+    elif kind == "yield_bonus":
+        e["location"] = location(YIELD_BONUS_ACTIONS)
+        e["n"] = t.take("n", int, minimum=0)
+    elif kind == "cost_discount":
+        e["type"] = t.take("type", str, choices=TYPE_OR_GROUP)
+        e["a"] = t.take("a", int, minimum=0)
+    elif kind in ("extra_vesicle", "extra_goal_marker"):
+        e["n"] = t.take("n", int, 1, minimum=0)
+    elif kind == "start_bonus":
+        e["resource"] = t.take("resource", str, choices=RESOURCES)
+        e["n"] = t.take("n", int, minimum=0)
+    t.finish()
+    return Effect(**e)
+
+
+def _parse_effect_cards(t: Table, key: str, kinds: tuple[str, ...], board: Board) -> list[tuple[int, str, tuple[Effect, ...]]]:
+    location_ids = {loc.id: loc.action for loc in board.locations}
+    out = []
+    ids: set[int] = set()
+    names: set[str] = set()
+    for row in t.tables(key):
+        card_id = row.take("id", int, minimum=0)
+        name = row.take("name", str)
+        if card_id in ids:
+            raise row.error("id", f"duplicate {key} id {card_id}")
+        if name in names:
+            raise row.error("name", f"duplicate {key} name {name!r}")
+        ids.add(card_id)
+        names.add(name)
+        effect_tables = row.tables("effects")
+        if not effect_tables:
+            raise row.error("effects", "needs at least one effect")
+        effects = tuple(_parse_effect(et, kinds, location_ids) for et in effect_tables)
+        row.finish()
+        out.append((card_id, name, effects))
+    t.finish()
+    return sorted(out)
+
+
+def parse_events(t: Table, board: Board) -> tuple[Event, ...]:
+    events = tuple(Event(i, n, e) for i, n, e in _parse_effect_cards(t, "event", EVENT_EFFECTS, board))
+    need = max(board.events_set_aside)
+    if len(events) < need:
+        raise t.error("event", f"{len(events)} events, but up to {need} are set aside at setup")
+    return events
+
+
+def parse_epigenetic(t: Table, board: Board) -> tuple[Epigenetic, ...]:
+    return tuple(
+        Epigenetic(i, n, e)
+        for i, n, e in _parse_effect_cards(t, "epigenetic", EPIGENETIC_EFFECTS, board)
+    )
+
+
+def parse_goals(t: Table, board: Board) -> tuple[Goal, ...]:
+    goals = []
+    ids: set[int] = set()
+    names: set[str] = set()
+    for row in t.tables("goal"):
+        goal_id = row.take("id", int, minimum=0)
+        name = row.take("name", str)
+        if goal_id in ids:
+            raise row.error("id", f"duplicate goal id {goal_id}")
+        if name in names:
+            raise row.error("name", f"duplicate goal name {name!r}")
+        ids.add(goal_id)
+        names.add(name)
+        criterion = row.take("criterion", str, choices=GOAL_CRITERIA)
+        g: dict[str, Any] = {"id": goal_id, "name": name, "criterion": criterion}
+        g["hp"] = row.take("hp", int, minimum=0)
+        if criterion in ("per_completed", "most_completed"):
+            g["type"] = row.take("type", str, choices=TYPE_OR_GROUP)
+        elif criterion == "per_leftover":
+            g["resource"] = row.take("resource", str, choices=RESOURCES)
+            g["n"] = row.take("n", int, minimum=1)
+        row.finish()
+        goals.append(Goal(**g))
+    t.finish()
+    need = max(board.goals_revealed)
+    if len(goals) < need:
+        raise t.error("goal", f"{len(goals)} goal cards, but up to {need} are revealed at setup")
+    return tuple(sorted(goals, key=lambda g: g.id))
+
+
+__all__ = [
+    "BOARD_RULE_KEYS",
+    "MACROMOLECULES",
+    "RULE_KEYS",
+    "ConfigError",
+    "override_board_rules",
+    "parse_board",
+    "parse_cards",
+    "parse_epigenetic",
+    "parse_events",
+    "parse_goals",
+    "parse_rules",
+]

@@ -1,0 +1,32 @@
+"""The one error type of the config layer: a bad input, named by file and key."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from pathlib import Path
+
+
+class ConfigError(Exception):
+    """Bad input at the Python boundary. Printed as one line; the CLI exits with status 2."""
+
+    def __init__(self, file: Path | str | None, key: str | None, message: str) -> None:
+        self.file = str(file) if file is not None else None
+        self.key = key
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        parts = [p for p in (self.file, self.key) if p]
+        return ": ".join(parts + [self.message])
+
+
+def nearest(name: str, options: Iterable[str]) -> str:
+    """' (did you mean X?)' for the closest option, or '' when nothing is close."""
+    match = difflib.get_close_matches(name, list(options), n=1, cutoff=0.5)
+    return f" (did you mean {match[0]!r}?)" if match else ""
+
+
+def allowed(options: Iterable[object]) -> str:
+    """A readable list of allowed values."""
+    return ", ".join(repr(o) if isinstance(o, str) else str(o) for o in options)

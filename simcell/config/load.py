@@ -1,0 +1,294 @@
+"""Loading a run config: the TOML files in, one immutable `RunConfig` out.
+
+The run config names players, policy fields, games, seed, rule variants, the data files to use
+(default: the shipped ones in simcell/data), overrides of single values and report settings.
+Everything is validated here, at the boundary; the kernel trusts what it is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from simcell.config.data import (
+    BOARD_RULE_KEYS,
+    RULE_KEYS,
+    override_board_rules,
+    parse_board,
+    parse_cards,
+    parse_epigenetic,
+    parse_events,
+    parse_goals,
+    parse_rules,
+)
+from simcell.config.errors import ConfigError, allowed, nearest
+from simcell.config.model import GameDefinition
+from simcell.config.overrides import apply_overrides
+from simcell.config.tables import Table, read_toml
+from simcell.kernel.enums import MAX_PLAYERS, MIN_PLAYERS
+from simcell.policies.registry import BUILTIN_POLICIES, is_user_policy
+
+DATA_KINDS = ("board", "rules", "cards", "events", "goals", "epigenetic")
+ROTATIONS = ("cyclic", "all")
+MAX_SEED = 2**63 - 1
+
+
+def shipped_data_path(kind: str) -> Path:
+    """Path of a shipped data file (simcell/data/KIND.toml)."""
+    return Path(str(resources.files("simcell.data").joinpath(f"{kind}.toml")))
+
+
+@dataclass(frozen=True)
+class PolicyField:
+    """Who plays: one policy in every seat, a policy per seat, or a pool rotated over seats."""
+
+    name: str
+    policy: str | None = None  # homogeneous field
+    seats: tuple[str, ...] | None = None  # a policy for each seat
+    pool: tuple[str, ...] | None = None  # rotated through the seats
+    rotation: str = "cyclic"
+    params: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] = ()
+
+    @property
+    def homogeneous(self) -> bool:
+        names = self.policies
+        return len(set(names)) == 1
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        if self.policy is not None:
+            return (self.policy,)
+        return self.seats if self.seats is not None else self.pool  # type: ignore[return-value]
+
+    def describe(self) -> str:
+        if self.policy is not None:
+            return f"{self.policy} in every seat"
+        if self.seats is not None:
+            return "seats: " + ", ".join(self.seats)
+        return f"pool rotated ({self.rotation}): " + ", ".join(self.pool or ())
+
+
+@dataclass(frozen=True)
+class ReportSettings:
+    blocks: int
+    bands: tuple[tuple[str, float], ...]
+    default_bands: tuple[str, ...]  # names of bands left at their default
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """A fully resolved run: the game definition plus what to run and how to report it."""
+
+    source: Path
+    players: tuple[int, ...]
+    games: int
+    seed: int
+    fields: tuple[PolicyField, ...]
+    game: GameDefinition
+    data_files: tuple[tuple[str, str], ...]  # (kind, path) actually read
+    overrides: tuple[str, ...]  # one line per overridden value
+    report: ReportSettings
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+# -- game definition -------------------------------------------------------------------------
+def load_game(
+    paths: dict[str, Path] | None = None,
+    rules_table: Table | None = None,
+    overrides_table: Table | None = None,
+    players: tuple[int, ...] = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+) -> tuple[GameDefinition, tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """Read, merge and validate the data files into a GameDefinition.
+
+    `paths` replaces shipped data files by kind; `rules_table` is a run config's [rules];
+    `overrides_table` its [overrides]. Returns the game, the files read and the overrides applied.
+    """
+    paths = dict(paths or {})
+    files = {kind: paths.get(kind, shipped_data_path(kind)) for kind in DATA_KINDS}
+    raw = {kind: read_toml(files[kind]) for kind in DATA_KINDS}
+    applied: list[str] = []
+    origins: dict[str, dict] = {kind: {} for kind in DATA_KINDS}
+    if overrides_table is not None:
+        raw, origins, applied = apply_overrides(raw, overrides_table)
+
+    def table(kind: str) -> Table:
+        return Table(raw[kind], files[kind], "", origins.get(kind))
+
+    rules_raw = dict(raw["rules"])
+    rule_origins = dict(origins.get("rules", {}))
+    board = parse_board(table("board"))
+    if rules_table is not None:
+        for key in rules_table.keys():
+            if key in RULE_KEYS:
+                rules_raw[key] = rules_table.data[key]
+                rule_origins[key] = (rules_table.file, rules_table.keypath(key))
+            elif key not in BOARD_RULE_KEYS:
+                options = RULE_KEYS + BOARD_RULE_KEYS
+                raise rules_table.error(
+                    key, f"unknown rule{nearest(key, options)}; allowed: {allowed(options)}"
+                )
+        board = override_board_rules(board, rules_table)
+        for key in BOARD_RULE_KEYS:
+            if rules_table.has(key):
+                applied.append(f"rule {key}: {getattr(board, key)}")
+    rules = parse_rules(Table(rules_raw, files["rules"], "", rule_origins))
+    cards = parse_cards(table("cards"))
+    events = parse_events(table("events"), board)
+    goals = parse_goals(table("goals"), board)
+    epigenetic = parse_epigenetic(table("epigenetic"), board)
+    game = GameDefinition(board, cards, events, goals, epigenetic, rules)
+    from simcell.config.checks import check_game
+
+    check_game(game, players, files, origins)
+    read = tuple((kind, str(files[kind])) for kind in DATA_KINDS)
+    return game, read, tuple(applied)
+
+
+def load_default_game() -> GameDefinition:
+    """The shipped game with its default rules."""
+    return load_game()[0]
+
+
+# -- run config -------------------------------------------------------------------------------
+def load_run_config(path: Path | str) -> RunConfig:
+    """Load and fully resolve a run config file. Raises ConfigError on any bad input."""
+    path = Path(path)
+    top = Table(read_toml(path), path)
+    base = path.parent
+
+    run = top.table("run")
+    players_raw = run.take("players", (int, list))
+    if isinstance(players_raw, int):
+        players_list = [players_raw]
+    else:
+        players_list = run.take_list("players", int, min_length=1)
+    for p in players_list:
+        if not MIN_PLAYERS <= p <= MAX_PLAYERS:
+            raise run.error(
+                "players", f"{p} players is outside {MIN_PLAYERS}-{MAX_PLAYERS}; "
+                f"allowed: {allowed(range(MIN_PLAYERS, MAX_PLAYERS + 1))}"
+            )
+    if len(set(players_list)) != len(players_list):
+        raise run.error("players", f"a player count is listed twice: {players_list}")
+    players = tuple(sorted(players_list))
+    games = run.take("games", int, minimum=1)
+    seed = run.take("seed", int, minimum=0, maximum=MAX_SEED)
+    run.finish()
+
+    data = top.table("data", {})
+    paths: dict[str, Path] = {}
+    for kind in DATA_KINDS:
+        if data.has(kind):
+            p = Path(data.take(kind, str))
+            paths[kind] = p if p.is_absolute() else base / p
+    data.finish(DATA_KINDS)
+
+    rules_table = top.table("rules", {})
+    overrides_table = top.table("overrides", {})
+    game, files, applied = load_game(paths, rules_table, overrides_table, players)
+
+    fields = tuple(_parse_field(ft, players, base) for ft in top.tables("field"))
+    if not fields:
+        raise top.error("field", "missing; a run needs at least one [[field]] of policies")
+    names = [f.name for f in fields]
+    if len(set(names)) != len(names):
+        raise top.error("field", f"two fields share a name: {names}")
+
+    report = _parse_report(top.table("report", {}))
+    top.finish(("run", "field", "rules", "data", "overrides", "report"))
+    return RunConfig(
+        source=path,
+        players=players,
+        games=games,
+        seed=seed,
+        fields=fields,
+        game=game,
+        data_files=files,
+        overrides=applied,
+        report=report,
+    )
+
+
+def _check_policy(t: Table, key: str, name: str, base: Path) -> None:
+    if is_user_policy(name):
+        file = Path(name.split(":", 1)[0])
+        file = file if file.is_absolute() else base / file
+        if not file.is_file():
+            raise t.error(key, f"user policy file not found: {file}")
+        return
+    if name not in BUILTIN_POLICIES:
+        options = sorted(BUILTIN_POLICIES)
+        raise t.error(
+            key,
+            f"unknown policy {name!r}{nearest(name, options)}; allowed: {allowed(options)} "
+            "or 'file.py:function'",
+        )
+
+
+def _parse_field(t: Table, players: tuple[int, ...], base: Path) -> PolicyField:
+    modes = [k for k in ("policy", "seats", "pool") if t.has(k)]
+    if len(modes) != 1:
+        raise t.error(
+            None, "a field needs exactly one of 'policy' (every seat), 'seats' (one per seat) "
+            f"or 'pool' (rotated); found {len(modes)}"
+        )
+    mode = modes[0]
+    kwargs: dict[str, Any] = {}
+    if mode == "policy":
+        name = t.take("policy", str)
+        _check_policy(t, "policy", name, base)
+        kwargs["policy"] = name
+    else:
+        names = t.take_list(mode, str, min_length=1)
+        for n in names:
+            _check_policy(t, mode, n, base)
+        if mode == "seats":
+            for p in players:
+                if len(names) != p:
+                    raise t.error(
+                        "seats", f"lists {len(names)} policies but the run plays {p} players; "
+                        "use 'pool' to rotate policies over several player counts"
+                    )
+        kwargs[mode] = tuple(names)
+        if mode == "pool":
+            kwargs["rotation"] = t.take("rotation", str, "cyclic", choices=ROTATIONS)
+    used = set(kwargs.get("policy") and [kwargs["policy"]] or kwargs.get(mode) or ())
+    params_table = t.table("params", {})
+    params = []
+    for pname in params_table.keys():
+        if pname not in used:
+            raise params_table.error(
+                pname, f"parameters for a policy this field does not use; used: {allowed(sorted(used))}"
+            )
+        values = params_table.table(pname)
+        if is_user_policy(pname):
+            items = {k: values.take(k, float) for k in values.keys()}
+        else:
+            defaults = BUILTIN_POLICIES[pname]
+            items = {k: values.take(k, float) for k in values.keys() if k in defaults}
+            values.finish(defaults)
+        params.append((pname, tuple(sorted(items.items()))))
+    params_table.finish(params_table.keys())
+    name = t.take("name", str, kwargs.get("policy") or mode)
+    t.finish(("name", "policy", "seats", "pool", "rotation", "params"))
+    return PolicyField(name=name, params=tuple(params), **kwargs)
+
+
+def _parse_report(t: Table) -> ReportSettings:
+    defaults_path = shipped_data_path("report")
+    defaults = Table(read_toml(defaults_path), defaults_path)
+    default_blocks = defaults.take("blocks", int, minimum=1)
+    default_bands_t = defaults.table("bands")
+    default_bands = {k: default_bands_t.take(k, float, minimum=0) for k in default_bands_t.keys()}
+    blocks = t.take("blocks", int, default_blocks, minimum=50)
+    bands_t = t.table("bands", {})
+    bands = dict(default_bands)
+    for k in bands_t.keys():
+        if k in default_bands:
+            bands[k] = float(bands_t.take(k, float, minimum=0))
+    bands_t.finish(default_bands)
+    t.finish(("blocks", "bands"))
+    left_default = tuple(k for k in default_bands if not bands_t.has(k))
+    return ReportSettings(blocks=blocks, bands=tuple(bands.items()), default_bands=left_default)

@@ -1,0 +1,164 @@
+"""Overrides of single data values from a run config, merged into the raw data before it is
+validated, with the origin of each overridden value so that errors point at the run config.
+
+    [overrides.cards."Insulin"]            atp = 3          (any field of that card's type)
+    [overrides.events."Autophagy"]         effects = [...]  (name or effects)
+    [overrides.goals."Detoxification"]     hp = 6
+    [overrides.epigenetic."ER Expansion"]  effects = [...]
+    [overrides.board.components]           grey_flasks = 1  (any key of a board section)
+    [overrides.board.free_ribosome]        spots = 3        (a location's spot count or name)
+    [overrides.board.mitochondria.c]       gain = { atp = 7 }   (a collect spot's cost or gain)
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from simcell.config.errors import ConfigError, allowed, nearest
+from simcell.config.tables import Table
+from simcell.kernel.enums import CARD_FIELDS
+
+Origins = dict[str, tuple[Path | str, str]]
+
+# kind in [overrides] -> (key of the array of tables in the data file, keys an override may set)
+ENTRY_KINDS = {
+    "cards": "card",
+    "events": "event",
+    "goals": "goal",
+    "epigenetic": "epigenetic",
+}
+BOARD_SECTIONS = ("components", "setup", "card_area", "budding_locations", "goals")
+SPOT_LABELS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def apply_overrides(
+    raw: dict[str, dict[str, Any]], overrides: Table
+) -> tuple[dict[str, dict[str, Any]], dict[str, Origins], list[str]]:
+    """Merge `overrides` into a deep copy of the raw data files.
+
+    Returns the merged raw data by kind, the origins by kind (keys in the data file's key
+    space) and one human-readable line per overridden value.
+    """
+    merged = copy.deepcopy(raw)
+    origins: dict[str, Origins] = {kind: {} for kind in raw}
+    applied: list[str] = []
+    for kind in overrides.keys():
+        if kind in ENTRY_KINDS:
+            _override_entries(kind, merged[kind], overrides.table(kind), origins[kind], applied)
+        elif kind == "board":
+            _override_board(merged["board"], overrides.table("board"), origins["board"], applied)
+    overrides.finish(tuple(ENTRY_KINDS) + ("board",))
+    return merged, origins, applied
+
+
+def _override_entries(
+    kind: str, data: dict[str, Any], table: Table, origins: Origins, applied: list[str]
+) -> None:
+    array_key = ENTRY_KINDS[kind]
+    rows = data.get(array_key, [])
+    by_name = {row.get("name"): i for i, row in enumerate(rows) if isinstance(row, dict)}
+    for name in table.keys():
+        if name not in by_name:
+            raise table.error(
+                name,
+                f"no {array_key} named {name!r}{nearest(name, [n for n in by_name if n])}",
+            )
+        i = by_name[name]
+        row = rows[i]
+        values = table.table(name)
+        if kind == "cards":
+            settable = CARD_FIELDS.get(row.get("type"), ())
+        elif kind == "goals":
+            settable = tuple(k for k in ("criterion", "type", "resource", "n", "hp"))
+        else:
+            settable = ("effects",)
+        for key in values.keys():
+            if key not in settable:
+                raise values.error(
+                    key,
+                    f"{array_key} {name!r} has no field {key!r} to override{nearest(key, settable)}; "
+                    f"allowed: {allowed(settable)}",
+                )
+            old = row.get(key)
+            row[key] = copy.deepcopy(values.data[key])
+            origins[f"{array_key}[{i}].{key}"] = (values.file, values.keypath(key))
+            origins[f"@{name}.{key}"] = (values.file, values.keypath(key))  # for later checks
+            applied.append(f"{array_key} {name!r}: {key} {_show(old)} -> {_show(row[key])}")
+        values.finish(values.keys())
+
+
+def _override_board(
+    data: dict[str, Any], table: Table, origins: Origins, applied: list[str]
+) -> None:
+    locations = data.get("location", [])
+    by_id = {loc.get("id"): i for i, loc in enumerate(locations) if isinstance(loc, dict)}
+    known = BOARD_SECTIONS + tuple(i for i in by_id if i)
+    for key in table.keys():
+        sub = table.table(key)
+        if key in BOARD_SECTIONS:
+            section = data.setdefault(key, {})
+            for k in sub.keys():
+                if k not in section:
+                    raise sub.error(
+                        k, f"board section {key!r} has no key {k!r}{nearest(k, section)}; "
+                        f"allowed: {allowed(section)}"
+                    )
+                old = section[k]
+                section[k] = copy.deepcopy(sub.data[k])
+                origins[f"{key}.{k}"] = (sub.file, sub.keypath(k))
+                applied.append(f"board {key}.{k}: {_show(old)} -> {_show(section[k])}")
+        elif key in by_id:
+            i = by_id[key]
+            loc = locations[i]
+            spots = loc.get("spots")
+            for k in sub.keys():
+                if k in ("spots", "name") and not (k == "spots" and isinstance(spots, list)):
+                    old = loc.get(k)
+                    loc[k] = copy.deepcopy(sub.data[k])
+                    origins[f"location[{i}].{k}"] = (sub.file, sub.keypath(k))
+                    applied.append(f"board {key}.{k}: {_show(old)} -> {_show(loc[k])}")
+                elif isinstance(spots, list) and k in SPOT_LABELS[: len(spots)]:
+                    j = SPOT_LABELS.index(k)
+                    spot_table = sub.table(k)
+                    for field in spot_table.keys():
+                        if field not in ("cost", "gain"):
+                            raise spot_table.error(
+                                field, f"unknown spot field{nearest(field, ('cost', 'gain'))}; "
+                                "allowed: 'cost', 'gain'"
+                            )
+                        old = spots[j].get(field, {})
+                        spots[j][field] = copy.deepcopy(spot_table.data[field])
+                        origins[f"location[{i}].spots[{j}].{field}"] = (
+                            spot_table.file, spot_table.keypath(field)
+                        )
+                        applied.append(
+                            f"board {key}.{k}.{field}: {_show(old)} -> {_show(spots[j][field])}"
+                        )
+                else:
+                    options = ("name",) + (
+                        tuple(SPOT_LABELS[: len(spots)]) if isinstance(spots, list) else ("spots",)
+                    )
+                    raise sub.error(
+                        k, f"location {key!r} has nothing named {k!r} to override"
+                        f"{nearest(k, options)}; allowed: {allowed(options)}"
+                    )
+        else:
+            raise table.error(
+                key, f"no board section or location {key!r}{nearest(key, known)}; "
+                f"allowed: {allowed(known)}"
+            )
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {_show(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str):
+        return repr(value)
+    if value is None:
+        return "(unset)"
+    return str(value)
+
+
+__all__ = ["ConfigError", "apply_overrides"]

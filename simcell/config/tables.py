@@ -1,0 +1,232 @@
+"""Typed, key-checked reading of parsed TOML tables.
+
+A `Table` wraps one TOML table with the file it came from and its dotted key path. Every value
+is taken through `take` with the type and range it must have; `finish` rejects any key that was
+not taken (a typo), suggesting the nearest allowed key. All errors are `ConfigError`s that name
+the file and the full key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from simcell.config.errors import ConfigError, allowed, nearest
+
+MISSING: Any = object()
+
+_TYPE_NAMES = {
+    int: "an integer",
+    bool: "true or false",
+    str: "a string",
+    float: "a number",
+    dict: "a table",
+    list: "an array",
+}
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML file; a missing file or malformed TOML is a ConfigError (with line number)."""
+    if not path.exists():
+        raise ConfigError(path, None, "file not found")
+    if not path.is_file():
+        raise ConfigError(path, None, "not a file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(path, None, f"cannot read file: {exc}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(path, None, f"malformed TOML: {exc}") from None
+
+
+def type_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(_TYPE_NAMES.get(k, k.__name__) for k in kinds)
+
+
+def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    for k in kinds:
+        if k is int and isinstance(value, int) and not isinstance(value, bool):
+            return True
+        if k is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return True
+        if k not in (int, float) and isinstance(value, k):
+            return True
+    return False
+
+
+class Table:
+    """One TOML table being read: values are taken with their type; leftovers are typos.
+
+    `origins` maps a key of this table to the (file, key path) it really came from, for values
+    set by an override in a run config, so that errors point at the override.
+    """
+
+    def __init__(
+        self,
+        data: Any,
+        file: Path | str,
+        path: str = "",
+        origins: dict[str, tuple[Path | str, str]] | None = None,
+        whole_origin: tuple[Path | str, str] | None = None,
+    ) -> None:
+        self.file = file
+        self.path = path
+        self.origins = origins or {}
+        self.whole_origin = whole_origin
+        if not isinstance(data, dict):
+            raise ConfigError(file, path or None, f"must be a table, got {_describe(data)}")
+        self.data = data
+        self._taken: set[str] = set()
+
+    # -- naming --------------------------------------------------------------------------
+    def keypath(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def error(self, key: str | None, message: str) -> ConfigError:
+        if key is not None and key in self.origins:
+            file, keypath = self.origins[key]
+            return ConfigError(file, keypath, message)
+        if self.whole_origin is not None:
+            file, keypath = self.whole_origin
+            return ConfigError(file, f"{keypath}.{key}" if key else keypath, message)
+        return ConfigError(self.file, self.keypath(key) if key else (self.path or None), message)
+
+    # -- reading -------------------------------------------------------------------------
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def take(
+        self,
+        key: str,
+        kind: type | tuple[type, ...],
+        default: Any = MISSING,
+        *,
+        minimum: float | None = None,
+        maximum: float | None = None,
+        choices: Iterable[Any] | None = None,
+    ) -> Any:
+        """The value at `key`, checked for type, range and membership."""
+        self._taken.add(key)
+        if key not in self.data:
+            if default is MISSING:
+                raise self.error(key, f"missing; expected {type_name(kind)}")
+            return default
+        value = self.data[key]
+        check_value(self, key, value, kind, minimum, maximum, choices)
+        return value
+
+    def take_list(
+        self,
+        key: str,
+        kind: type | tuple[type, ...],
+        default: Any = MISSING,
+        *,
+        minimum: float | None = None,
+        choices: Iterable[Any] | None = None,
+        min_length: int = 0,
+    ) -> list[Any]:
+        """An array whose items all have `kind` (and range, membership)."""
+        value = self.take(key, list, default)
+        if value is default and default is not MISSING and key not in self.data:
+            return value
+        if len(value) < min_length:
+            raise self.error(key, f"needs at least {min_length} item(s), got {len(value)}")
+        for i, item in enumerate(value):
+            check_value(self, key, item, kind, minimum, None, choices, index=i)
+        return value
+
+    def table(self, key: str, default: Any = MISSING) -> Table:
+        """A sub-table (inheriting origins below this key)."""
+        self._taken.add(key)
+        if key not in self.data:
+            if default is MISSING:
+                raise self.error(key, "missing; expected a table")
+            data = default
+        else:
+            data = self.data[key]
+        if not isinstance(data, dict):
+            raise self.error(key, f"must be a table, got {_describe(data)}")
+        return Table(data, self.file, self.keypath(key), *self._sub_origins(key))
+
+    def _sub_origins(
+        self, prefix: str
+    ) -> tuple[dict[str, tuple[Path | str, str]], tuple[Path | str, str] | None]:
+        """Origins of the keys below `prefix`, and the origin of the whole sub-table if any."""
+        if prefix in self.origins:
+            return {}, self.origins[prefix]
+        if self.whole_origin is not None:
+            file, path = self.whole_origin
+            return {}, (file, f"{path}.{prefix}")
+        sub = {
+            k[len(prefix) + 1 :]: v for k, v in self.origins.items() if k.startswith(prefix + ".")
+        }
+        return sub, None
+
+    def tables(self, key: str, default: Any = MISSING) -> list[Table]:
+        """An array of tables ([[key]] in TOML)."""
+        value = self.take(key, list, default)
+        out = []
+        for i, item in enumerate(value):
+            if not isinstance(item, dict):
+                raise self.error(key, f"item {i} must be a table, got {_describe(item)}")
+            out.append(Table(item, self.file, f"{self.keypath(key)}[{i}]", *self._sub_origins(f"{key}[{i}]")))
+        return out
+
+    def keys(self) -> list[str]:
+        return list(self.data)
+
+    def finish(self, allowed_keys: Iterable[str] | None = None) -> None:
+        """Reject every key that was not taken: unknown keys are typos."""
+        known = set(allowed_keys) if allowed_keys is not None else self._taken
+        for key in self.data:
+            if key not in known:
+                options = sorted(known)
+                raise self.error(
+                    key,
+                    f"unknown key{nearest(key, options)}; allowed: {allowed(options) or 'none'}",
+                )
+
+
+def check_value(
+    table: Table,
+    key: str,
+    value: Any,
+    kind: type | tuple[type, ...],
+    minimum: float | None = None,
+    maximum: float | None = None,
+    choices: Iterable[Any] | None = None,
+    index: int | None = None,
+) -> None:
+    where = "" if index is None else f"item {index} "
+    if not _is(value, kind):
+        raise table.error(key, f"{where}must be {type_name(kind)}, got {_describe(value)}")
+    if minimum is not None and value < minimum:
+        raise table.error(key, f"{where}must be at least {minimum:g}, got {value}")
+    if maximum is not None and value > maximum:
+        raise table.error(key, f"{where}must be at most {maximum:g}, got {value}")
+    if choices is not None:
+        options = list(choices)
+        if value not in options:
+            raise table.error(
+                key,
+                f"{where}unknown value {value!r}{nearest(str(value), map(str, options))}; "
+                f"allowed: {allowed(options)}",
+            )
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return f"string {value!r}"
+    return f"{type(value).__name__} {value!r}"

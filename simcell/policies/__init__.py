@@ -1,0 +1,1 @@
+"""Policies: the players of simulated games, and their registry."""

@@ -1,0 +1,1 @@
+"""Balance reports: statistics engine, report sections, figures, HTML and Markdown."""
