@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
-
 import typer
 
 from simcell import __version__
@@ -101,7 +99,7 @@ def validate(config: Path = typer.Argument(..., help="Run config (TOML) to check
 
 @app.command()
 def cards(
-    config: Optional[Path] = typer.Argument(
+    config: Path | None = typer.Argument(
         None, help="Run config whose card set to show (default: the shipped set)."
     ),
 ) -> None:
@@ -128,7 +126,7 @@ def cards(
     for row in rows:
         ref = shipped.get(row["id"])
 
-        def cell(field: str, text: str) -> str:
+        def cell(field: str, text: str, ref=ref, row=row) -> str:
             changed = ref is None or getattr(ref, field) != row[field]
             return f"[bold yellow]{text}*[/]" if changed else text
 

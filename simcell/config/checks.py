@@ -73,7 +73,7 @@ def check_game(
     n_detox = sum(1 for c in game.cards if c.type == "detox")
     if removed > n_detox:
         raise ConfigError(
-            files["cards"], None,
+            files["cards"], "card",
             f"two_player_remove_detox removes {removed} Detoxification cards but the card set "
             f"has {n_detox}",
         )
@@ -82,13 +82,13 @@ def check_game(
         need = len(board.slot_prices) + board.cards_dealt * p
         if len(game.cards) - cut < need:
             raise ConfigError(
-                files["cards"], None,
+                files["cards"], "card",
                 f"{len(game.cards) - cut} cards in the deck at {p} players, but setup needs "
                 f"{need} ({len(board.slot_prices)} Card Area slots + {board.cards_dealt} per player)",
             )
     if rules.epigenetic and len(game.epigenetic) < max_p:
         raise ConfigError(
-            files["epigenetic"], None,
+            files["epigenetic"], "epigenetic",
             f"{len(game.epigenetic)} epigenetic cards, but the variant deals one to each of "
             f"{max_p} players",
         )

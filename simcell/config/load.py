@@ -23,7 +23,7 @@ from simcell.config.data import (
     parse_goals,
     parse_rules,
 )
-from simcell.config.errors import ConfigError, allowed, nearest
+from simcell.config.errors import allowed, nearest
 from simcell.config.model import GameDefinition
 from simcell.config.overrides import apply_overrides
 from simcell.config.tables import Table, read_toml
@@ -182,14 +182,17 @@ def load_run_config(path: Path | str) -> RunConfig:
     for kind in DATA_KINDS:
         if data.has(kind):
             p = Path(data.take(kind, str))
-            paths[kind] = p if p.is_absolute() else base / p
+            p = p if p.is_absolute() else base / p
+            if not p.is_file():
+                raise data.error(kind, f"file not found: {p}")
+            paths[kind] = p
     data.finish(DATA_KINDS)
 
     rules_table = top.table("rules", {})
     overrides_table = top.table("overrides", {})
     game, files, applied = load_game(paths, rules_table, overrides_table, players)
 
-    fields = tuple(_parse_field(ft, players, base) for ft in top.tables("field"))
+    fields = tuple(_parse_field(ft, players, base) for ft in top.tables("field", []))
     if not fields:
         raise top.error("field", "missing; a run needs at least one [[field]] of policies")
     names = [f.name for f in fields]
@@ -254,7 +257,7 @@ def _parse_field(t: Table, players: tuple[int, ...], base: Path) -> PolicyField:
         kwargs[mode] = tuple(names)
         if mode == "pool":
             kwargs["rotation"] = t.take("rotation", str, "cyclic", choices=ROTATIONS)
-    used = set(kwargs.get("policy") and [kwargs["policy"]] or kwargs.get(mode) or ())
+    used = {kwargs["policy"]} if mode == "policy" else set(kwargs[mode])
     params_table = t.table("params", {})
     params = []
     for pname in params_table.keys():

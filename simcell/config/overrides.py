@@ -58,7 +58,13 @@ def _override_entries(
 ) -> None:
     array_key = ENTRY_KINDS[kind]
     rows = data.get(array_key, [])
-    by_name = {row.get("name"): i for i, row in enumerate(rows) if isinstance(row, dict)}
+    if not isinstance(rows, list):
+        return  # a malformed data file: parsing it reports the problem
+    by_name = {
+        row["name"]: i
+        for i, row in enumerate(rows)
+        if isinstance(row, dict) and isinstance(row.get("name"), str)
+    }
     for name in table.keys():
         if name not in by_name:
             raise table.error(
@@ -93,12 +99,20 @@ def _override_board(
     data: dict[str, Any], table: Table, origins: Origins, applied: list[str]
 ) -> None:
     locations = data.get("location", [])
-    by_id = {loc.get("id"): i for i, loc in enumerate(locations) if isinstance(loc, dict)}
+    if not isinstance(locations, list):
+        locations = []  # a malformed board file: parsing it reports the problem
+    by_id = {
+        loc["id"]: i
+        for i, loc in enumerate(locations)
+        if isinstance(loc, dict) and isinstance(loc.get("id"), str)
+    }
     known = BOARD_SECTIONS + tuple(i for i in by_id if i)
     for key in table.keys():
         sub = table.table(key)
         if key in BOARD_SECTIONS:
             section = data.setdefault(key, {})
+            if not isinstance(section, dict):
+                continue  # a malformed board file: parsing it reports the problem
             for k in sub.keys():
                 if k not in section:
                     raise sub.error(
@@ -119,7 +133,11 @@ def _override_board(
                     loc[k] = copy.deepcopy(sub.data[k])
                     origins[f"location[{i}].{k}"] = (sub.file, sub.keypath(k))
                     applied.append(f"board {key}.{k}: {_show(old)} -> {_show(loc[k])}")
-                elif isinstance(spots, list) and k in SPOT_LABELS[: len(spots)]:
+                elif (
+                    isinstance(spots, list)
+                    and k in tuple(SPOT_LABELS[: len(spots)])
+                    and isinstance(spots[SPOT_LABELS.index(k)], dict)
+                ):
                     j = SPOT_LABELS.index(k)
                     spot_table = sub.table(k)
                     for field in spot_table.keys():

@@ -89,9 +89,15 @@ class Table:
         return f"{self.path}.{key}" if self.path else key
 
     def error(self, key: str | None, message: str) -> ConfigError:
-        if key is not None and key in self.origins:
-            file, keypath = self.origins[key]
-            return ConfigError(file, keypath, message)
+        if key is not None:
+            # the longest dotted prefix of the key that an override set
+            parts = key.split(".")
+            for cut in range(len(parts), 0, -1):
+                prefix = ".".join(parts[:cut])
+                if prefix in self.origins:
+                    file, keypath = self.origins[prefix]
+                    rest = ".".join(parts[cut:])
+                    return ConfigError(file, f"{keypath}.{rest}" if rest else keypath, message)
         if self.whole_origin is not None:
             file, keypath = self.whole_origin
             return ConfigError(file, f"{keypath}.{key}" if key else keypath, message)
@@ -175,7 +181,12 @@ class Table:
         for i, item in enumerate(value):
             if not isinstance(item, dict):
                 raise self.error(key, f"item {i} must be a table, got {_describe(item)}")
-            out.append(Table(item, self.file, f"{self.keypath(key)}[{i}]", *self._sub_origins(f"{key}[{i}]")))
+            if key in self.origins:  # the whole array was set by an override
+                file, path = self.origins[key]
+                item_origins: tuple = ({}, (file, f"{path}[{i}]"))
+            else:
+                item_origins = self._sub_origins(f"{key}[{i}]")
+            out.append(Table(item, self.file, f"{self.keypath(key)}[{i}]", *item_origins))
         return out
 
     def keys(self) -> list[str]:
