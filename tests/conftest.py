@@ -19,3 +19,18 @@ def configs_dir() -> Path:
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Print the rule paths the parity games exercised."""
+    try:
+        from tests.test_parity import FLOORS, PARITY_COUNTS
+    except Exception:  # the module was not collected
+        return
+    if PARITY_COUNTS.get("games"):
+        terminalreporter.section("parity: rule paths exercised")
+        for key in sorted(PARITY_COUNTS):
+            floor = FLOORS.get(key)
+            terminalreporter.write_line(
+                f"{key:22s} {PARITY_COUNTS[key]:>8d}" + (f"   (floor {floor})" if floor else "")
+            )

@@ -362,6 +362,15 @@ def _parse_effect_cards(t: Table, key: str, kinds: tuple[str, ...], board: Board
 
 def parse_events(t: Table, board: Board) -> tuple[Event, ...]:
     events = tuple(Event(i, n, e) for i, n, e in _parse_effect_cards(t, "event", EVENT_EFFECTS, board))
+    for k, ev in enumerate(events):
+        bonus_locations = [e.location for e in ev.effects if e.kind == "location_bonus"]
+        discounts = [e for e in ev.effects if e.kind == "card_discount"]
+        if len(set(bonus_locations)) < len(bonus_locations) or len(discounts) > 1:
+            raise t.error(
+                f"event[{k}].effects",
+                f"event {ev.name!r} has two location_bonus effects at one location or two "
+                "card_discount effects; bonuses never stack (RULES.md §6): merge them into one",
+            )
     need = max(board.events_set_aside)
     if len(events) < need:
         raise t.error("event", f"{len(events)} events, but up to {need} are set aside at setup")

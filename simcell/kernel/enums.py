@@ -88,13 +88,26 @@ LOCATION_ACTIONS = (
     "laureates",  # take the First Player Marker, then +1 ATP or a goal marker
 )
 SINGLE_LOCATION_ACTIONS = LOCATION_ACTIONS[1:]
+(
+    LA_COLLECT,
+    LA_TRANSLATE,
+    LA_CARD_AREA,
+    LA_ENZYME,
+    LA_PROTEIN_SYNTHESIS,
+    LA_STEROID_SYNTHESIS,
+    LA_GOLGI,
+    LA_EXOCYTOSIS,
+    LA_DETOX,
+    LA_LAUREATES,
+) = range(10)
 # Actions whose location may carry an epigenetic yield_bonus (RULES.md §7).
 YIELD_BONUS_ACTIONS = ("collect", "translate", "protein_synthesis", "steroid_synthesis")
 
 # Vesicle organelles (budding location groups).
 ORGANELLES = ("rough_er", "smooth_er", "golgi")
 
-# Health Point sources (RULES.md §8), in the index order of hp_by_source arrays.
+# Health Point sources (RULES.md §8), in the index order of hp_by_source arrays. The first six
+# are the completed types, in COMPLETED_TYPES order.
 HP_SOURCES = (
     "enzyme",
     "protein_hormone",
@@ -108,12 +121,17 @@ HP_SOURCES = (
     "event",
 )
 
+SRC_GOAL_MARKER, SRC_GOAL_BONUS, SRC_RECEPTOR_BONUS, SRC_EVENT = 6, 7, 8, 9
+
 # Event effect vocabulary (RULES.md §6) and hp_if conditions.
 EVENT_EFFECTS = ("location_bonus", "all_gain", "card_discount", "discard_down", "hp_if")
+EV_LOCATION_BONUS, EV_ALL_GAIN, EV_CARD_DISCOUNT, EV_DISCARD_DOWN, EV_HP_IF = range(5)
 HP_IF_CONDITIONS = ("stock_at_least", "stock_at_most", "completed_at_least")
+COND_STOCK_AT_LEAST, COND_STOCK_AT_MOST, COND_COMPLETED_AT_LEAST = range(3)
 
 # Goal criteria (RULES.md §5).
 GOAL_CRITERIA = ("per_completed", "most_completed", "per_distinct_types", "per_leftover")
+GC_PER_COMPLETED, GC_MOST_COMPLETED, GC_PER_DISTINCT_TYPES, GC_PER_LEFTOVER = range(4)
 
 # Epigenetic Modification effect vocabulary (RULES.md §7).
 EPIGENETIC_EFFECTS = (
@@ -130,3 +148,233 @@ TIE_RULES = ("split",)
 
 # Player counts the game supports (RULES.md §1).
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+# ---------------------------------------------------------------------------------------------
+# Action codes (RULES.md §3 "Action encoding"). One int64 per action, a bit-field:
+#
+#     code = kind << 40 | flask << 36 | target << 28 | p1 << 16 | p2 << 8 | p3
+#
+# kind   ACT_PASS, ACT_EXHAUST, ACT_PLACE, ACT_RETURN (setup), ACT_COMBO (setup)
+# flask  FLASK_OWN or FLASK_GREY (placements only; 0 otherwise)
+# target the location index in board order (placements only; 0 otherwise)
+# p1..p3 by kind and by the location's action:
+#   exhaust            p1 = resource index (MRNA, LIPID or ATP)
+#   return             p1 = card id                 combo    p1 = combo index (board.toml order)
+#   collect            p1 = spot index within the location (0 = a, 1 = b, ...)
+#   translate          p1 = k
+#   card_area          p1 = slot (0 leftmost)
+#   enzyme_synthesis   p1 = card id
+#   protein_synthesis  p1 = k, p2 = victim + 1 (victim: Rough ER budding index; 0 = no victim)
+#   steroid_synthesis  p1 = k, p2 = victim + 1 (Smooth ER budding index)
+#   golgi              p1 = source organelle * 16 + source budding index (ORG_ROUGH or ORG_SMOOTH),
+#                      p2 = Golgi resource (GOLGI_CARB or GOLGI_LIPID), p3 = victim + 1 (Golgi index)
+#   exocytosis         p1 = Golgi budding index of the vesicle, p2 = card id
+#   detoxification     p1 = card id
+#   laureates          p1 = 0 for +1 ATP, 1 + goal index for a goal marker (goal index = position
+#                      among the revealed goals)
+# Legal actions are listed in ascending code order. Identical spots are one choice: the code names
+# the location, and the placement takes its lowest free spot.
+# ---------------------------------------------------------------------------------------------
+ACT_PASS, ACT_EXHAUST, ACT_PLACE, ACT_RETURN, ACT_COMBO = range(5)
+ACTION_KINDS = ("pass", "exhaust", "place", "return", "combo")
+FLASK_OWN, FLASK_GREY = 0, 1
+ORG_ROUGH, ORG_SMOOTH, ORG_GOLGI = 0, 1, 2
+GOLGI_CARB, GOLGI_LIPID = 0, 1  # index into GOLGI_RESOURCES
+GOLGI_NONE = -1
+SOURCE_RADIX = 16  # golgi p1 = organelle * SOURCE_RADIX + index
+MAX_BUDDING = 15  # budding locations per organelle must fit the source field
+MAX_BATCH_CODE = 4095  # p1 holds 12 bits: max_batch must not exceed it
+EXHAUST_RESOURCES = (MRNA, LIPID, ATP)
+
+SHIFT_KIND, SHIFT_FLASK, SHIFT_TARGET, SHIFT_P1, SHIFT_P2 = 40, 36, 28, 16, 8
+MASK_P1, MASK_P2, MASK_P3, MASK_TARGET, MASK_FLASK, MASK_KIND = 0xFFF, 0xFF, 0xFF, 0xFF, 0xF, 0xFF
+
+
+def encode_action(kind: int, flask: int = 0, target: int = 0, p1: int = 0, p2: int = 0, p3: int = 0) -> int:
+    """The integer code of an action (plain Python; the kernel inlines the same arithmetic)."""
+    return (
+        (kind << SHIFT_KIND)
+        | (flask << SHIFT_FLASK)
+        | (target << SHIFT_TARGET)
+        | (p1 << SHIFT_P1)
+        | (p2 << SHIFT_P2)
+        | p3
+    )
+
+
+def decode_action(code: int) -> tuple[int, int, int, int, int, int]:
+    """(kind, flask, target, p1, p2, p3) of an action code."""
+    return (
+        (code >> SHIFT_KIND) & MASK_KIND,
+        (code >> SHIFT_FLASK) & MASK_FLASK,
+        (code >> SHIFT_TARGET) & MASK_TARGET,
+        (code >> SHIFT_P1) & MASK_P1,
+        (code >> SHIFT_P2) & MASK_P2,
+        code & MASK_P3,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Chance streams (RULES.md §11). A stream is keyed by (master seed, player count, deal, purpose,
+# index); a shuffle orders item ids by item_hash(key, id), ties by id. Purposes:
+# ---------------------------------------------------------------------------------------------
+CHANCE_EVENT_ORDER = 0
+CHANCE_EVENT_REMOVAL = 1
+CHANCE_GOAL_ORDER = 2
+CHANCE_DECK_ORDER = 3
+CHANCE_SETUP_SHUFFLE = 4
+CHANCE_RESHUFFLE = 5  # index i = 1, 2, ... for the i-th reshuffle of the discard pile
+CHANCE_EPIGENETIC_DEAL = 6
+CHANCE_DETOX_REMOVAL = 7
+CHANCE_POLICY = 8  # index = seat << 32 | that seat's decision number (setup included)
+CHANCE_PURPOSES = (
+    "event_order",
+    "event_removal",
+    "goal_order",
+    "deck_order",
+    "setup_shuffle",
+    "reshuffle",
+    "epigenetic_deal",
+    "detox_removal",
+    "policy",
+)
+
+# ---------------------------------------------------------------------------------------------
+# Trace: a flat int64 array per game, a sequence of entries, each starting with its tag.
+#   TRACE_SHUFFLE, purpose, index, n, id_0 ... id_{n-1}
+#       a chance outcome: the ordered ids (cards, events, goals or epigenetic cards) that came out
+#       of shuffling what the state says is being shuffled; first id = top / first.
+#   TRACE_DECISION, seat, automatic (0/1), n_legal, legal_0 ... legal_{n-1}, chosen
+#       a decision: the kernel's legal action codes in ascending order and the action taken.
+#   TRACE_END
+# Events removed / goals: the event_removal shuffle lists all events (the first r set aside);
+# the event_order shuffle lists the rest in deck order (top first); goal_order lists all goals
+# (the first goals_revealed are in play, goal index = position).
+# ---------------------------------------------------------------------------------------------
+TRACE_SHUFFLE, TRACE_DECISION, TRACE_END = 1, 2, 3
+
+# ---------------------------------------------------------------------------------------------
+# Personal-stock and cargo flows (per player: rows below x RESOURCES columns). For every player
+# and resource: sum of GAIN rows - sum of SPEND rows = final personal stock; for cargo:
+# CARGO_LOADED - CARGO_RETURNED - CARGO_LOST = cargo still on the player's vesicles at the end.
+# Rows that carry a location or a card type are followed by one row per location (board order)
+# or per completed type (COMPLETED_TYPES order); see flow_row_names().
+# ---------------------------------------------------------------------------------------------
+FLOW_GAIN_KINDS = (
+    "setup_ladder",  # starting ATP by seat
+    "setup_pick",  # the 2-resource combination
+    "additional_resource",  # Additional Resource card gains (setup or purchase)
+    "start_bonus",  # epigenetic start_bonus
+    "spot",  # per location: the spot's yield; Free Ribosome: the Protein received
+    "yield_bonus",  # epigenetic yield_bonus paid to personal stock
+    "location_bonus",  # event location bonus
+    "exhaust",  # exhausting a flask
+    "event",  # all_gain events
+)
+FLOW_SPEND_KINDS = (
+    "spot_cost",  # per location: the spot's cost; Free Ribosome and Rough ER: the mRNA traded
+    "card_price",  # ATP paid at the Card Area
+    "completion",  # per completed type: what completing the card cost from personal stock
+    "loaded",  # personal resources put on a vesicle (Steroid Synthesis Lipid, Golgi resource)
+    "discard_down",  # returned by a discard_down event
+)
+FLOW_CARGO_KINDS = (
+    "cargo_loaded",  # all cargo put on the player's vesicles (incl. Protein from the supply)
+    "cargo_returned",  # cargo returned to the supply at exocytosis
+    "cargo_lost",  # cargo returned to the supply when the vesicle was displaced
+)
+
+
+def flow_row_names(location_ids: tuple[str, ...]) -> tuple[str, ...]:
+    """Names of the flow rows, in row order, for a board with these location ids."""
+    names: list[str] = []
+    for kind in FLOW_GAIN_KINDS:
+        if kind == "spot":
+            names += [f"gain_spot_{loc}" for loc in location_ids]
+        else:
+            names.append(f"gain_{kind}")
+    for kind in FLOW_SPEND_KINDS:
+        if kind == "spot_cost":
+            names += [f"spend_spot_{loc}" for loc in location_ids]
+        elif kind == "completion":
+            names += [f"spend_completion_{t}" for t in COMPLETED_TYPES]
+        else:
+            names.append(f"spend_{kind}")
+    names += list(FLOW_CARGO_KINDS)
+    return tuple(names)
+
+
+def flow_layout(n_locations: int) -> dict[str, int]:
+    """First row index of each flow kind (the kernel and the referee index flows with this)."""
+    layout: dict[str, int] = {}
+    row = 0
+    for kind in FLOW_GAIN_KINDS:
+        layout[f"gain_{kind}"] = row
+        row += n_locations if kind == "spot" else 1
+    for kind in FLOW_SPEND_KINDS:
+        layout[f"spend_{kind}"] = row
+        row += n_locations if kind == "spot_cost" else (len(COMPLETED_TYPES) if kind == "completion" else 1)
+    for kind in FLOW_CARGO_KINDS:
+        layout[kind] = row
+        row += 1
+    layout["n_rows"] = row
+    layout["n_gain_rows"] = layout["spend_spot_cost"]
+    layout["n_spend_end"] = layout["cargo_loaded"]
+    return layout
+
+
+# ---------------------------------------------------------------------------------------------
+# Records out of the kernel (numpy structured dtypes, sized from the game definition).
+# ---------------------------------------------------------------------------------------------
+def player_record_dtype(n_locations: int, max_rounds: int) -> list[tuple]:
+    """One row per (game, player). Masks are 64-bit card-id bit sets (bit i = card id i)."""
+    n_flow = flow_layout(n_locations)["n_rows"]
+    return [
+        ("game", "i8"),  # game index within the run (per player count and field)
+        ("deal", "i8"),  # deal index (= game in normal mode; shared by rotations in duplicate)
+        ("rotation", "i1"),  # rotation of the field within the deal (0 in normal mode)
+        ("seat", "i1"),  # seat 0 = first player at setup
+        ("player", "i1"),  # player id: the policy slot of the field
+        ("policy", "i1"),  # policy id (registry order)
+        ("final_hp", "i2"),
+        ("hp_by_source", "i2", (len(HP_SOURCES),)),  # HP_SOURCES order; sums to final_hp
+        ("hp_by_round", "i2", (max_rounds,)),  # after each round's Phase 2 (final round: after
+        # its Phase 1, before end-game scoring); -1 past the last round
+        ("win_share", "f8"),  # 1 for an outright win, 1/k for a k-way tie, else 0
+        ("rank", "i1"),  # 1 + number of players with strictly more HP
+        ("dealt_mask", "u8"),  # the cards dealt at setup
+        ("kept_mask", "u8"),  # the cards kept at setup
+        ("bought_mask", "u8"),  # the cards bought from the Card Area
+        ("completed_mask", "u8"),  # the cards completed
+        ("completed_by_type", "i1", (len(COMPLETED_TYPES),)),
+        ("flasks_exhausted", "i2"),
+        ("grey_used", "i2"),  # grey flasks placed over the game
+        ("laureates_taken", "i2"),
+        ("laureates_as_holder", "i2"),  # Laureates taken while already holding the marker
+        ("goal_markers_placed", "i1"),
+        ("vesicles_lost", "i2"),  # own vesicles displaced by rivals
+        ("vesicles_left", "i1"),  # own vesicles still on the board at the end
+        ("placements_by_location", "i2", (n_locations,)),  # own and grey flasks, board order
+        ("flows", "i2", (n_flow, N_RESOURCES)),  # flow_row_names() x RESOURCES
+        ("stock", "i2", (N_RESOURCES,)),  # personal stock at the end
+    ]
+
+
+def game_record_dtype(n_events: int, n_goals_max: int, max_rounds: int) -> list[tuple]:
+    """One row per game."""
+    return [
+        ("game", "i8"),
+        ("deal", "i8"),
+        ("rotation", "i1"),
+        ("players", "i1"),
+        ("tie", "?"),  # the win was split
+        ("rounds", "i1"),
+        ("event_order", "i1", (n_events,)),  # event ids in reveal order; -1 padded
+        ("events_removed", "u8"),  # bit set of event ids set aside at setup
+        ("goals_in_play", "i1", (n_goals_max,)),  # goal ids by goal index; -1 padded
+        ("first_player", "i1", (max_rounds,)),  # marker holder at the start of each round; -1 past
+        ("peak_use", "i2", (N_RESOURCES,)),  # most of each resource held (stock + cargo) at once
+        ("supply_shortfall", "i2", (N_RESOURCES,)),  # gains cut by the limited supply
+        ("reshuffles", "i1"),  # discard-pile reshuffles
+        ("detox_removed", "u8"),  # bit set of Detoxification cards removed at 2 players
+    ]

@@ -1,0 +1,139 @@
+"""The game loop: play games from setup to scoring, asking policies for every decision with
+two or more legal actions, and write their records. One loop for every variant."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simcell.kernel.actions import apply_phase_one
+from simcell.kernel.codes import code_p1
+from simcell.kernel.legal import phase_one_legal
+from simcell.kernel.scoring import final_scores
+from simcell.kernel.setup import apply_combo, apply_return, reset_state, setup_game, setup_legal
+from simcell.kernel.state import (
+    G_DETOX_REMOVED,
+    G_EVENT_N,
+    G_EVENTS_REMOVED,
+    G_PHASE,
+    G_RESHUFFLES,
+    G_TO_MOVE,
+    PH_COMBO,
+    PH_OVER,
+    PH_RETURN,
+)
+from simcell.kernel.stock import trace_decision, trace_word
+from simcell.kernel.enums import ORG_GOLGI, TRACE_END
+from simcell.policies.dispatch import choose_action
+
+
+@njit(cache=True, _nrt=False)
+def play_game(st, gt, seed, deal, seat_policy, trace_on):
+    """Play one game to the end; returns the number of policy decisions taken."""
+    reset_state(st, gt, seed, deal, trace_on)
+    setup_game(st, gt)
+    decisions = 0
+    while st.g[G_PHASE] != PH_OVER:
+        phase = st.g[G_PHASE]
+        if phase == PH_RETURN or phase == PH_COMBO:
+            n = setup_legal(st, gt)
+        else:
+            n = phase_one_legal(st, gt)
+        seat = st.g[G_TO_MOVE]
+        if n == 1:
+            code = st.legal[0]
+        else:
+            i = choose_action(seat_policy[seat], st, gt, seat, n)
+            code = st.legal[i]
+            st.decisions[seat] += 1
+            decisions += 1
+        trace_decision(st, seat, n == 1, n, code)
+        if phase == PH_RETURN:
+            apply_return(st, gt, code_p1(code))
+        elif phase == PH_COMBO:
+            apply_combo(st, gt, code_p1(code))
+        else:
+            apply_phase_one(st, gt, code)
+    trace_word(st, TRACE_END)
+    return decisions
+
+
+@njit(cache=True, _nrt=False)
+def write_records(st, gt, pr, gr, row, game, deal, rotation, seat_player, seat_policy):
+    """Copy the finished game's figures into record row `row` (players rows from row * P)."""
+    p = gt.players
+    hp = st.final_hp
+    share = st.win_share
+    rank = st.rank
+    tie = final_scores(st, gt, hp, share, rank)
+    for s in range(p):
+        i = row * p + s
+        pr.game[i] = game
+        pr.deal[i] = deal
+        pr.rotation[i] = rotation
+        pr.seat[i] = s
+        pr.player[i] = seat_player[s]
+        pr.policy[i] = seat_policy[s]
+        pr.final_hp[i] = hp[s]
+        for k in range(st.hp.shape[1]):
+            pr.hp_by_source[i, k] = st.hp[s, k]
+        for r in range(gt.max_rounds):
+            pr.hp_by_round[i, r] = st.hp_round[s, r]
+        pr.win_share[i] = share[s]
+        pr.rank[i] = rank[s]
+        pr.dealt_mask[i] = st.dealt[s]
+        pr.kept_mask[i] = st.kept[s]
+        pr.bought_mask[i] = st.bought[s]
+        pr.completed_mask[i] = st.completed[s]
+        for t in range(6):
+            pr.completed_by_type[i, t] = st.completed_by_type[s, t]
+        pr.flasks_exhausted[i] = st.exhausted[s]
+        pr.grey_used[i] = st.grey_total[s]
+        pr.laureates_taken[i] = st.laureates[s]
+        pr.laureates_as_holder[i] = st.laureates_holder[s]
+        pr.goal_markers_placed[i] = st.markers_placed[s]
+        pr.vesicles_lost[i] = st.ves_lost[s]
+        left = 0
+        for org in range(ORG_GOLGI + 1):
+            for b in range(st.ves_owner.shape[1]):
+                if st.ves_owner[org, b] == s:
+                    left += 1
+        pr.vesicles_left[i] = left
+        for loc in range(gt.n_loc):
+            pr.placements_by_location[i, loc] = st.placements[s, loc]
+        for f in range(gt.n_flow):
+            for r in range(5):
+                pr.flows[i, f, r] = st.flows[s, f, r]
+        for r in range(5):
+            pr.stock[i, r] = st.stock[s, r]
+    gr.game[row] = game
+    gr.deal[row] = deal
+    gr.rotation[row] = rotation
+    gr.players[row] = p
+    gr.tie[row] = tie == 1
+    gr.rounds[row] = gt.rounds
+    gr.event_order[row, :] = -1
+    for j in range(st.g[G_EVENT_N]):
+        gr.event_order[row, j] = gt.event_id[st.event_deck[j]]
+    gr.events_removed[row] = st.g[G_EVENTS_REMOVED]
+    gr.goals_in_play[row, :] = -1
+    for gi in range(gt.goals_revealed):
+        gr.goals_in_play[row, gi] = gt.goal_id[st.goals[gi]]
+    for r in range(gt.max_rounds):
+        gr.first_player[row, r] = st.first_player[r]
+    for r in range(5):
+        gr.peak_use[row, r] = st.peak[r]
+        gr.supply_shortfall[row, r] = st.shortfall[r]
+    gr.reshuffles[row] = st.g[G_RESHUFFLES]
+    gr.detox_removed[row] = st.g[G_DETOX_REMOVED]
+
+
+@njit(cache=True, _nrt=False)
+def play_chunk(st, gt, pr, gr, seed, first_game, n_games, seat_player, seat_policy):
+    """Play games first_game .. first_game + n_games - 1 (deal = game index) and write their
+    records in rows 0 .. n_games - 1; returns the policy decisions taken."""
+    total = 0
+    for j in range(n_games):
+        game = first_game + j
+        total += play_game(st, gt, seed, game, seat_policy, False)
+        write_records(st, gt, pr, gr, j, game, game, 0, seat_player, seat_policy)
+    return total

@@ -1,0 +1,223 @@
+"""Legal actions of the player to move in Phase 1 (RULES.md §2-3, docs/kernel-contract.md),
+written to State.legal in ascending code order (the loops run in code order, so no sort)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcell.kernel.codes import code_exhaust, code_pass, code_place
+from simcell.kernel.enums import (
+    ATP,
+    CARB,
+    DETOX,
+    ENZYME,
+    FLASK_GREY,
+    FLASK_OWN,
+    GOLGI_CARB,
+    LA_CARD_AREA,
+    LA_COLLECT,
+    LA_DETOX,
+    LA_ENZYME,
+    LA_EXOCYTOSIS,
+    LA_GOLGI,
+    LA_LAUREATES,
+    LA_PROTEIN_SYNTHESIS,
+    LA_STEROID_SYNTHESIS,
+    LA_TRANSLATE,
+    LIPID,
+    MRNA,
+    ORG_GOLGI,
+    ORG_ROUGH,
+    ORG_SMOOTH,
+    PROTEIN,
+    PROTEIN_HORMONE,
+    PROTEIN_RECEPTOR,
+    SOURCE_RADIX,
+    STEROID_HORMONE,
+    STEROID_RECEPTOR,
+)
+from simcell.kernel.state import G_DISCOUNT, G_GREY_LEFT, G_ROUND_HOLDER, G_TO_MOVE
+
+
+@njit(cache=True, _nrt=False)
+def free_spot(st, gt, loc):
+    """Lowest free spot of a location, or -1."""
+    first = gt.loc_first_spot[loc]
+    for j in range(gt.loc_n_spots[loc]):
+        if st.spot_occ[first + j] < 0:
+            return first + j
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def free_budding(st, gt, org):
+    """Lowest free budding location of an organelle, or -1."""
+    for i in range(gt.budding[org]):
+        if st.ves_owner[org, i] < 0:
+            return i
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def completion_atp(st, gt, seat, card):
+    """A card's completion ATP after the seat's epigenetic cost_discount (minimum 0)."""
+    a = gt.card_atp[card] - st.discount[seat, gt.card_type[card]]
+    return a if a > 0 else 0
+
+
+@njit(cache=True, _nrt=False)
+def card_price(st, gt, slot):
+    """A Card Area slot's price after the round's card_discount (minimum 0)."""
+    a = gt.slot_prices[slot] - st.g[G_DISCOUNT]
+    return a if a > 0 else 0
+
+
+@njit(cache=True, _nrt=False)
+def vesicle_fits(st, gt, seat, gidx, card):
+    """Can the seat's vesicle at Golgi index gidx complete `card` (type, origin, load, Golgi
+    resource, ATP)? The Golgi resource never counts toward the ER-load requirement."""
+    t = gt.card_type[card]
+    origin = st.ves_origin[ORG_GOLGI, gidx]
+    if t == PROTEIN_HORMONE or t == PROTEIN_RECEPTOR or t == STEROID_RECEPTOR:
+        if origin != ORG_ROUGH or st.ves_load[ORG_GOLGI, gidx] < gt.card_protein[card]:
+            return False
+    elif t == STEROID_HORMONE:
+        if origin != ORG_SMOOTH or st.ves_load[ORG_GOLGI, gidx] < gt.card_lipid[card]:
+            return False
+    else:
+        return False
+    if st.ves_golgi[ORG_GOLGI, gidx] != gt.card_golgi[card]:
+        return False
+    return completion_atp(st, gt, seat, card) <= st.stock[seat, ATP]
+
+
+@njit(cache=True, _nrt=False)
+def _add(st, n, code):
+    st.legal[n] = code
+    return n + 1
+
+
+@njit(cache=True, _nrt=False)
+def _er_options(st, gt, seat, flask, loc, org, kmax, n):
+    """Rough ER / Steroid Synthesis: k = 1..kmax, with a victim only when the ER is full."""
+    if kmax < 1 or st.disks_free[seat] < 1:
+        return n
+    has_free = free_budding(st, gt, org) >= 0
+    for k in range(1, kmax + 1):
+        if has_free:
+            n = _add(st, n, code_place(flask, loc, k, 0, 0))
+        else:
+            for v in range(gt.budding[org]):
+                if st.ves_owner[org, v] != seat:
+                    n = _add(st, n, code_place(flask, loc, k, v + 1, 0))
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def placements(st, gt, seat, flask, n):
+    """Append every legal placement of one flask kind, location by location."""
+    stock = st.stock
+    hand = st.hand[seat]
+    for loc in range(gt.n_loc):
+        action = gt.loc_action[loc]
+        first = gt.loc_first_spot[loc]
+        if action == LA_COLLECT:
+            for j in range(gt.loc_n_spots[loc]):
+                spot = first + j
+                if st.spot_occ[spot] >= 0:
+                    continue
+                ok = True
+                for r in range(5):
+                    if stock[seat, r] < gt.spot_cost[spot, r]:
+                        ok = False
+                        break
+                if ok:
+                    n = _add(st, n, code_place(flask, loc, j, 0, 0))
+            continue
+        if action == LA_CARD_AREA:
+            for slot in range(gt.loc_n_spots[loc]):
+                if st.spot_occ[first + slot] >= 0 or st.slot_card[slot] < 0:
+                    continue
+                if card_price(st, gt, slot) <= stock[seat, ATP]:
+                    n = _add(st, n, code_place(flask, loc, slot, 0, 0))
+            continue
+        if free_spot(st, gt, loc) < 0:
+            continue
+        if action == LA_TRANSLATE:
+            kmax = min(stock[seat, MRNA], gt.max_batch)
+            if gt.limited:
+                kmax = min(kmax, st.supply[PROTEIN])
+            for k in range(1, kmax + 1):
+                n = _add(st, n, code_place(flask, loc, k, 0, 0))
+        elif action == LA_ENZYME:
+            for c in range(gt.n_ids):
+                if (hand >> np.int64(c)) & 1 and gt.card_type[c] == ENZYME:
+                    if (
+                        completion_atp(st, gt, seat, c) <= stock[seat, ATP]
+                        and gt.card_protein[c] <= stock[seat, PROTEIN]
+                        and gt.card_carb[c] <= stock[seat, CARB]
+                    ):
+                        n = _add(st, n, code_place(flask, loc, c, 0, 0))
+        elif action == LA_PROTEIN_SYNTHESIS:
+            kmax = min(stock[seat, MRNA], gt.max_batch)
+            if gt.limited:
+                kmax = min(kmax, st.supply[PROTEIN])
+            n = _er_options(st, gt, seat, flask, loc, ORG_ROUGH, kmax, n)
+        elif action == LA_STEROID_SYNTHESIS:
+            kmax = min(stock[seat, LIPID], gt.max_batch)
+            n = _er_options(st, gt, seat, flask, loc, ORG_SMOOTH, kmax, n)
+        elif action == LA_GOLGI:
+            has_free = free_budding(st, gt, ORG_GOLGI) >= 0
+            for org in range(2):
+                for idx in range(gt.budding[org]):
+                    if st.ves_owner[org, idx] != seat:
+                        continue
+                    src = org * SOURCE_RADIX + idx
+                    for res in range(2):
+                        if stock[seat, CARB if res == GOLGI_CARB else LIPID] < 1:
+                            continue
+                        if has_free:
+                            n = _add(st, n, code_place(flask, loc, src, res, 0))
+                        else:
+                            for v in range(gt.budding[ORG_GOLGI]):
+                                if st.ves_owner[ORG_GOLGI, v] != seat:
+                                    n = _add(st, n, code_place(flask, loc, src, res, v + 1))
+        elif action == LA_EXOCYTOSIS:
+            for gidx in range(gt.budding[ORG_GOLGI]):
+                if st.ves_owner[ORG_GOLGI, gidx] != seat:
+                    continue
+                for c in range(gt.n_ids):
+                    if (hand >> np.int64(c)) & 1 and vesicle_fits(st, gt, seat, gidx, c):
+                        n = _add(st, n, code_place(flask, loc, gidx, c, 0))
+        elif action == LA_DETOX:
+            for c in range(gt.n_ids):
+                if (hand >> np.int64(c)) & 1 and gt.card_type[c] == DETOX:
+                    if completion_atp(st, gt, seat, c) <= stock[seat, ATP]:
+                        n = _add(st, n, code_place(flask, loc, c, 0, 0))
+        elif action == LA_LAUREATES:
+            if not gt.holder_may_take and seat == st.g[G_ROUND_HOLDER]:
+                continue
+            n = _add(st, n, code_place(flask, loc, 0, 0, 0))
+            if st.markers_left[seat] > 0:
+                for gi in range(gt.goals_revealed):
+                    if st.goal_nmark[gi] < gt.max_markers_per_goal and st.goal_mark[gi, seat] == 0:
+                        n = _add(st, n, code_place(flask, loc, 1 + gi, 0, 0))
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def phase_one_legal(st, gt):
+    """Every legal action of the player to move in Phase 1; returns how many."""
+    seat = st.g[G_TO_MOVE]
+    n = 0
+    if st.own_left[seat] == 0:
+        n = _add(st, n, code_pass())
+    else:
+        n = _add(st, n, code_exhaust(MRNA))
+        n = _add(st, n, code_exhaust(LIPID))
+        n = _add(st, n, code_exhaust(ATP))
+        n = placements(st, gt, seat, FLASK_OWN, n)
+    if st.g[G_GREY_LEFT] > 0 and st.grey_round[seat] < gt.grey_per_player:
+        n = placements(st, gt, seat, FLASK_GREY, n)
+    return n

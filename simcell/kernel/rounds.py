@@ -1,0 +1,188 @@
+"""Rounds (RULES.md §2): starting a round, passing the turn in Phase 1, Phase 2 (events and the
+Card Area refresh) and the end of the game."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simcell.kernel.chance import keyed_shuffle, stream_key
+from simcell.kernel.enums import (
+    CHANCE_RESHUFFLE,
+    COND_COMPLETED_AT_LEAST,
+    COND_STOCK_AT_LEAST,
+    COND_STOCK_AT_MOST,
+    EV_ALL_GAIN,
+    EV_CARD_DISCOUNT,
+    EV_DISCARD_DOWN,
+    EV_HP_IF,
+    EV_LOCATION_BONUS,
+)
+from simcell.kernel.scoring import end_game
+from simcell.kernel.state import (
+    G_DEAL,
+    G_DECK_N,
+    G_DISCARD_N,
+    G_DISCOUNT,
+    G_EVENT_NEXT,
+    G_GREY_LEFT,
+    G_MARKER,
+    G_PHASE,
+    G_RESHUFFLES,
+    G_ROUND,
+    G_ROUND_HOLDER,
+    G_SEED,
+    G_TO_MOVE,
+    PH_PLACE,
+)
+from simcell.kernel.stock import add_event_hp, gain, measure_peak, spend, total_hp, trace_shuffle
+
+
+@njit(cache=True, _nrt=False)
+def start_round(st, gt):
+    """Phase 1 begins: flasks back in hand, spots free, the marker holder moves first."""
+    st.g[G_ROUND] += 1
+    r = st.g[G_ROUND]
+    for s in range(gt.players):
+        st.own_left[s] = gt.flasks
+        st.out[s] = 0
+        st.grey_round[s] = 0
+    st.g[G_GREY_LEFT] = gt.grey_flasks
+    st.spot_occ[:] = -1
+    holder = st.g[G_MARKER]
+    st.g[G_ROUND_HOLDER] = holder
+    st.first_player[r - 1] = holder
+    st.g[G_TO_MOVE] = holder
+    st.g[G_PHASE] = PH_PLACE
+
+
+@njit(cache=True, _nrt=False)
+def advance_turn(st, gt):
+    """After a Phase 1 action: the next seat (increasing index modulo P) not yet out moves;
+    when everyone is out, Phase 2 runs (or, after the final round, the game is scored)."""
+    p = gt.players
+    seat = st.g[G_TO_MOVE]
+    for step in range(1, p + 1):
+        nxt = (seat + step) % p
+        if st.out[nxt] == 0:
+            st.g[G_TO_MOVE] = nxt
+            return
+    r = st.g[G_ROUND]
+    if r >= gt.rounds:
+        for s in range(p):
+            st.hp_round[s, r - 1] = total_hp(st, s)
+        end_game(st, gt)
+        return
+    phase_two(st, gt)
+    for s in range(p):
+        st.hp_round[s, r - 1] = total_hp(st, s)
+    start_round(st, gt)
+
+
+@njit(cache=True, _nrt=False)
+def phase_two(st, gt):
+    """Retrieve flasks, end the round's effects, reveal and resolve the next event, refresh
+    the Card Area, and with turn_order = rotate pass the marker."""
+    st.spot_occ[:] = -1
+    st.g[G_GREY_LEFT] = gt.grey_flasks
+    st.bonus_res[:] = -1
+    st.bonus_n[:] = 0
+    st.g[G_DISCOUNT] = 0
+    e = st.event_deck[st.g[G_EVENT_NEXT]]
+    st.g[G_EVENT_NEXT] += 1
+    resolve_event(st, gt, e)
+    measure_peak(st)
+    refresh_card_area(st, gt)
+    if gt.rotate:
+        st.g[G_MARKER] = (st.g[G_MARKER] + 1) % gt.players
+
+
+@njit(cache=True, _nrt=False)
+def _completed_in(st, seat, type_bits):
+    n = 0
+    for t in range(6):
+        if (type_bits >> t) & 1:
+            n += st.completed_by_type[seat, t]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def resolve_event(st, gt, e):
+    """Resolve the effects of event e (data position) in listed order (RULES.md §6)."""
+    p = gt.players
+    holder = st.g[G_MARKER]
+    for j in range(gt.ev_first[e], gt.ev_first[e] + gt.ev_count[e]):
+        kind = gt.eff_kind[j]
+        if kind == EV_LOCATION_BONUS:
+            st.bonus_res[gt.eff_loc[j]] = gt.eff_res[j]
+            st.bonus_n[gt.eff_loc[j]] = gt.eff_n[j]
+        elif kind == EV_ALL_GAIN:
+            for i in range(p):
+                s = (holder + i) % p
+                gain(st, gt, s, gt.eff_res[j], gt.eff_n[j], gt.fr_event)
+        elif kind == EV_CARD_DISCOUNT:
+            st.g[G_DISCOUNT] = gt.eff_n[j]
+        elif kind == EV_DISCARD_DOWN:
+            for s in range(p):
+                for r in range(4):  # macromolecules: mRNA, Protein, Carbohydrate, Lipid
+                    excess = st.stock[s, r] - gt.eff_limit[j]
+                    if excess > 0:
+                        spend(st, s, r, excess, gt.fr_discard)
+        elif kind == EV_HP_IF:
+            cond = gt.eff_cond[j]
+            for s in range(p):
+                met = False
+                if cond == COND_STOCK_AT_LEAST:
+                    met = st.stock[s, gt.eff_res[j]] >= gt.eff_m[j]
+                elif cond == COND_STOCK_AT_MOST:
+                    met = st.stock[s, gt.eff_res[j]] <= gt.eff_m[j]
+                elif cond == COND_COMPLETED_AT_LEAST:
+                    met = _completed_in(st, s, gt.eff_types[j]) >= gt.eff_m[j]
+                if met:
+                    add_event_hp(st, s, gt.eff_n[j])
+
+
+@njit(cache=True, _nrt=False)
+def refresh_card_area(st, gt):
+    """Discard slot 0 if it holds a card, slide left keeping order, fill left to right from the
+    deck, reshuffling the whole discard pile only when a card must be drawn from an empty deck."""
+    n_slots = gt.n_slots
+    if st.slot_card[0] >= 0:
+        n = st.g[G_DISCARD_N]
+        st.discard[n] = st.slot_card[0]
+        st.g[G_DISCARD_N] = n + 1
+        st.slot_card[0] = -1
+    k = 0
+    for i in range(n_slots):
+        c = st.slot_card[i]
+        if c >= 0:
+            st.slot_card[i] = -1
+            st.slot_card[k] = c
+            k += 1
+    for i in range(k, n_slots):
+        if st.g[G_DECK_N] == 0:
+            nd = st.g[G_DISCARD_N]
+            if nd == 0:
+                return
+            reshuffle(st, gt)
+        n = st.g[G_DECK_N] - 1
+        st.g[G_DECK_N] = n
+        st.slot_card[i] = st.deck[n]
+
+
+@njit(cache=True, _nrt=False)
+def reshuffle(st, gt):
+    """The whole discard pile becomes the deck, shuffled by the i-th reshuffle stream."""
+    st.g[G_RESHUFFLES] += 1
+    i = st.g[G_RESHUFFLES]
+    n = st.g[G_DISCARD_N]
+    ids = st.scratch
+    for j in range(n):
+        ids[j] = st.discard[j]
+    key = stream_key(st.g[G_SEED], gt.players, st.g[G_DEAL], CHANCE_RESHUFFLE, i)
+    keyed_shuffle(key, ids, n, st.scratch_hash)
+    trace_shuffle(st, CHANCE_RESHUFFLE, i, ids, n)
+    for j in range(n):
+        st.deck[n - 1 - j] = ids[j]
+    st.g[G_DECK_N] = n
+    st.g[G_DISCARD_N] = 0
+

@@ -1,0 +1,103 @@
+"""The end of the game (RULES.md §5, §8): goal bonuses, receptor bonuses, win shares and ranks."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcell.kernel.enums import (
+    GC_MOST_COMPLETED,
+    GC_PER_COMPLETED,
+    GC_PER_DISTINCT_TYPES,
+    GC_PER_LEFTOVER,
+    PROTEIN_HORMONE,
+    PROTEIN_RECEPTOR,
+    SRC_GOAL_BONUS,
+    SRC_RECEPTOR_BONUS,
+    STEROID_HORMONE,
+    STEROID_RECEPTOR,
+)
+from simcell.kernel.state import G_PHASE, PH_OVER
+
+
+@njit(cache=True, _nrt=False)
+def completed_in(st, seat, type_bits):
+    """Cards the seat completed of the completed types in the bit set."""
+    n = 0
+    for t in range(6):
+        if (type_bits >> t) & 1:
+            n += st.completed_by_type[seat, t]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def goal_bonus(st, gt, goal, seat):
+    """End-game bonus of goal card `goal` (data position) for a seat with a marker on it."""
+    crit = gt.goal_criterion[goal]
+    hp = gt.goal_hp[goal]
+    if crit == GC_PER_COMPLETED:
+        return hp * completed_in(st, seat, gt.goal_types[goal])
+    if crit == GC_MOST_COMPLETED:
+        mine = completed_in(st, seat, gt.goal_types[goal])
+        if mine < 1:
+            return 0
+        for s in range(gt.players):
+            if completed_in(st, s, gt.goal_types[goal]) > mine:
+                return 0
+        return hp
+    if crit == GC_PER_DISTINCT_TYPES:
+        n = 0
+        for t in range(6):
+            if st.completed_by_type[seat, t] > 0:
+                n += 1
+        return hp * n
+    if crit == GC_PER_LEFTOVER:
+        return hp * (st.stock[seat, gt.goal_res[goal]] // gt.goal_n[goal])
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def end_game(st, gt):
+    """Score goal bonuses, then receptor bonuses; the game is over."""
+    for gi in range(gt.goals_revealed):
+        goal = st.goals[gi]
+        for s in range(gt.players):
+            if st.goal_mark[gi, s]:
+                st.hp[s, SRC_GOAL_BONUS] += goal_bonus(st, gt, goal, s)
+    for s in range(gt.players):
+        bonus = 0
+        for c in range(gt.n_ids):
+            if (st.completed[s] >> np.int64(c)) & 1:
+                t = gt.card_type[c]
+                if t == PROTEIN_RECEPTOR:
+                    bonus += gt.card_bonus[c] * st.completed_by_type[s, PROTEIN_HORMONE]
+                elif t == STEROID_RECEPTOR:
+                    bonus += gt.card_bonus[c] * st.completed_by_type[s, STEROID_HORMONE]
+        st.hp[s, SRC_RECEPTOR_BONUS] += bonus
+    st.g[G_PHASE] = PH_OVER
+
+
+@njit(cache=True, _nrt=False)
+def final_scores(st, gt, out_hp, out_share, out_rank):
+    """Final HP, win share (ties split) and rank per seat; returns 1 if the win was tied."""
+    p = gt.players
+    best = -1
+    for s in range(p):
+        t = 0
+        for k in range(st.hp.shape[1]):
+            t += st.hp[s, k]
+        out_hp[s] = t
+        if t > best:
+            best = t
+    k = 0
+    for s in range(p):
+        if out_hp[s] == best:
+            k += 1
+    for s in range(p):
+        out_share[s] = 1.0 / k if out_hp[s] == best else 0.0
+        above = 0
+        for o in range(p):
+            if out_hp[o] > out_hp[s]:
+                above += 1
+        out_rank[s] = 1 + above
+    return 1 if k > 1 else 0

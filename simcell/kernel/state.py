@@ -1,0 +1,340 @@
+"""The kernel's flat data: `GameTables` (the resolved game definition as arrays, read-only) and
+`State` (one game in progress, reset and reused game after game).
+
+Both are NamedTuples of numpy arrays and scalars, so numba compiles them to plain structs. A
+comment at every array says what its indices mean. Scalars that change during a game live in
+`State.g`, indexed by the G_* constants below. This module holds no numba code.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+# -- State.g scalar slots ------------------------------------------------------------------
+G_SEED = 0  # master seed
+G_DEAL = 1  # deal index (chance streams are keyed by it)
+G_ROUND = 2  # current round, 1-based (0 during setup)
+G_PHASE = 3  # PH_* below
+G_TO_MOVE = 4  # seat whose decision is next
+G_MARKER = 5  # seat holding the First Player Marker
+G_ROUND_HOLDER = 6  # seat that held the marker when this round's Phase 1 started
+G_GREY_LEFT = 7  # grey flasks still in the grey flask area this round
+G_DISCOUNT = 8  # card_discount in force this round
+G_DECK_N = 9  # cards in the deck (deck[0] is the top)
+G_DISCARD_N = 10  # cards in the discard pile (in the order discarded)
+G_EVENT_N = 11  # events in the event deck
+G_EVENT_NEXT = 12  # position in event_deck of the next event to reveal
+G_RESHUFFLES = 13  # reshuffles of the discard pile so far
+G_TRACE_ON = 14  # 1 to write a trace
+G_TRACE_LEN = 15  # words written to the trace
+G_TRACE_OVERFLOW = 16  # 1 if the trace buffer was too small
+G_EVENTS_REMOVED = 17  # bit set of event ids set aside at setup
+G_DETOX_REMOVED = 18  # bit set of card ids removed by two_player_remove_detox
+G_SETUP_SEAT = 19  # next seat to decide during setup
+G_N = 24
+
+# -- phases ---------------------------------------------------------------------------------
+PH_RETURN = 0  # setup step 3: each seat returns one dealt card
+PH_COMBO = 1  # setup step 5: each seat takes a 2-resource combination
+PH_PLACE = 2  # Phase 1 of a round
+PH_OVER = 3  # scored
+
+NO_GOLGI = -1
+
+
+class GameTables(NamedTuple):
+    """The resolved game for one player count, as flat arrays (read-only in the kernel)."""
+
+    players: int
+    rounds: int  # events in the deck + 1
+    max_rounds: int  # width of per-round records
+    n_ids: int  # card id space: max card id + 1
+    n_loc: int
+    n_spots: int
+    n_slots: int
+    n_events: int  # all events of the data
+    events_set_aside: int
+    goals_revealed: int
+    goals_revealed_max: int  # most goals revealed at any player count (record width)
+    n_goals: int
+    n_epi: int
+    max_batch: int
+    flasks: int  # own flasks per player
+    grey_flasks: int
+    grey_per_player: int
+    vesicles: int  # Transport Vesicle disks per player
+    markers: int  # goal markers per player
+    first_marker_hp: int
+    max_markers_per_goal: int
+    cards_dealt: int
+    detox_removed: int  # Detoxification cards removed at setup (0 unless 2 players + option)
+    epigenetic: bool
+    limited: bool
+    rotate: bool  # turn_order = "rotate"
+    holder_may_take: bool
+    max_budding: int  # largest budding count over the three organelles
+    max_legal: int  # bound on the number of legal actions
+    # flow row layout (enums.flow_layout)
+    fr_ladder: int
+    fr_pick: int
+    fr_additional: int
+    fr_start_bonus: int
+    fr_spot: int  # + location
+    fr_yield_bonus: int
+    fr_location_bonus: int
+    fr_exhaust: int
+    fr_event: int
+    fr_spend_spot: int  # + location
+    fr_card_price: int
+    fr_completion: int  # + completed type
+    fr_loaded: int
+    fr_discard: int
+    fr_cargo_loaded: int
+    fr_cargo_returned: int
+    fr_cargo_lost: int
+    n_flow: int
+    # board
+    loc_action: np.ndarray  # int32[location] -> index into enums.LOCATION_ACTIONS
+    loc_first_spot: np.ndarray  # int32[location] -> first spot id
+    loc_n_spots: np.ndarray  # int32[location] -> number of spots
+    action_loc: np.ndarray  # int32[action index] -> location of that single action (-1: collect)
+    spot_loc: np.ndarray  # int32[spot] -> location
+    spot_cost: np.ndarray  # int32[spot, resource]
+    spot_gain: np.ndarray  # int32[spot, resource]
+    slot_prices: np.ndarray  # int32[slot] -> ATP price
+    starting_atp: np.ndarray  # int32[seat]
+    combos: np.ndarray  # int32[combo, 2] -> the two resources
+    supply: np.ndarray  # int32[resource] -> component count
+    budding: np.ndarray  # int32[organelle] -> budding locations (rough, smooth, golgi)
+    # cards, indexed by card id
+    card_in_game: np.ndarray  # bool[id] -> the id is a card of the set
+    card_type: np.ndarray  # int32[id] -> enums.CARD_TYPES index
+    card_atp: np.ndarray  # int32[id]
+    card_protein: np.ndarray  # int32[id]
+    card_carb: np.ndarray  # int32[id]
+    card_lipid: np.ndarray  # int32[id]
+    card_golgi: np.ndarray  # int32[id] -> GOLGI_CARB / GOLGI_LIPID, -1 none
+    card_hp: np.ndarray  # int32[id]
+    card_bonus: np.ndarray  # int32[id] -> bonus_per_match
+    card_gain: np.ndarray  # int32[id, resource] -> Additional Resource gain
+    # events, indexed by position in the data (ids in event_id)
+    event_id: np.ndarray  # int32[event]
+    ev_first: np.ndarray  # int32[event] -> first effect row
+    ev_count: np.ndarray  # int32[event] -> number of effect rows
+    eff_kind: np.ndarray  # int32[effect] -> enums.EVENT_EFFECTS index
+    eff_loc: np.ndarray  # int32[effect] -> location (-1)
+    eff_res: np.ndarray  # int32[effect] -> resource (-1)
+    eff_types: np.ndarray  # int32[effect] -> bit set of completed types (completed_at_least)
+    eff_cond: np.ndarray  # int32[effect] -> enums.HP_IF_CONDITIONS index (-1)
+    eff_n: np.ndarray  # int32[effect]
+    eff_m: np.ndarray  # int32[effect]
+    eff_limit: np.ndarray  # int32[effect]
+    # goals, indexed by position in the data
+    goal_id: np.ndarray  # int32[goal]
+    goal_criterion: np.ndarray  # int32[goal] -> enums.GOAL_CRITERIA index
+    goal_types: np.ndarray  # int32[goal] -> bit set of completed types
+    goal_res: np.ndarray  # int32[goal] -> resource (per_leftover)
+    goal_n: np.ndarray  # int32[goal] -> divisor (per_leftover)
+    goal_hp: np.ndarray  # int32[goal]
+    # epigenetic cards, indexed by position in the data
+    epi_id: np.ndarray  # int32[card]
+    epi_yield: np.ndarray  # int32[card, location] -> yield_bonus
+    epi_discount: np.ndarray  # int32[card, completed type] -> cost_discount
+    epi_vesicles: np.ndarray  # int32[card] -> extra disks
+    epi_markers: np.ndarray  # int32[card] -> extra goal markers
+    epi_start: np.ndarray  # int32[card, resource] -> start_bonus
+
+
+class State(NamedTuple):
+    """One game in progress. Seats index every per-player array."""
+
+    g: np.ndarray  # int64[G_N] scalars (G_* slots)
+    stock: np.ndarray  # int32[seat, resource] personal stock
+    hp: np.ndarray  # int32[seat, source] HP by source (enums.HP_SOURCES)
+    hand: np.ndarray  # int64[seat] bit set of card ids in hand
+    dealt: np.ndarray  # int64[seat] cards dealt at setup
+    kept: np.ndarray  # int64[seat] cards kept at setup
+    bought: np.ndarray  # int64[seat] cards bought from the Card Area
+    completed: np.ndarray  # int64[seat] cards completed
+    returned: np.ndarray  # int32[seat] card id returned at setup (-1 before)
+    completed_by_type: np.ndarray  # int32[seat, completed type]
+    own_left: np.ndarray  # int32[seat] own flasks not yet placed or exhausted this round
+    out: np.ndarray  # int32[seat] 1 once passed this round
+    grey_round: np.ndarray  # int32[seat] grey flasks placed this round
+    disks_free: np.ndarray  # int32[seat] vesicle disks in reserve
+    markers_left: np.ndarray  # int32[seat] goal markers not yet placed
+    epi: np.ndarray  # int32[seat] epigenetic card (data position), -1 none
+    yield_bonus: np.ndarray  # int32[seat, location] from the epigenetic card
+    discount: np.ndarray  # int32[seat, completed type] completion ATP discount
+    ves_owner: np.ndarray  # int32[organelle, budding index] seat, -1 empty
+    ves_origin: np.ndarray  # int32[organelle, budding index] ORG_ROUGH / ORG_SMOOTH
+    ves_load: np.ndarray  # int32[organelle, budding index] ER load (Protein or Lipid)
+    ves_golgi: np.ndarray  # int32[organelle, budding index] Golgi resource, -1 none
+    spot_occ: np.ndarray  # int32[spot] seat whose flask is there, -1 free
+    slot_card: np.ndarray  # int32[slot] card id, -1 empty
+    deck: np.ndarray  # int32[position] card ids, deck[0] is the top (G_DECK_N used)
+    discard: np.ndarray  # int32[position] card ids in the discard pile (G_DISCARD_N used)
+    event_deck: np.ndarray  # int32[position] event (data position) in reveal order
+    goals: np.ndarray  # int32[goal index] goal (data position) in play
+    goal_mark: np.ndarray  # int32[goal index, seat] 1 if that seat has a marker there
+    goal_nmark: np.ndarray  # int32[goal index] markers on the goal card
+    bonus_res: np.ndarray  # int32[location] location_bonus resource this round, -1 none
+    bonus_n: np.ndarray  # int32[location] location_bonus amount
+    supply: np.ndarray  # int32[resource] tokens in the supply (limited supply)
+    flows: np.ndarray  # int32[seat, flow row, resource] (enums.flow_row_names)
+    exhausted: np.ndarray  # int32[seat] flasks exhausted over the game
+    grey_total: np.ndarray  # int32[seat] grey flasks placed over the game
+    laureates: np.ndarray  # int32[seat] Laureates taken
+    laureates_holder: np.ndarray  # int32[seat] Laureates taken while holding the marker
+    markers_placed: np.ndarray  # int32[seat] goal markers placed
+    ves_lost: np.ndarray  # int32[seat] own vesicles displaced
+    placements: np.ndarray  # int32[seat, location] placements (own and grey flasks)
+    hp_round: np.ndarray  # int32[seat, round - 1] HP after each round
+    first_player: np.ndarray  # int32[round - 1] marker holder at the start of the round
+    peak: np.ndarray  # int32[resource] most in use (stock + cargo) at once
+    shortfall: np.ndarray  # int32[resource] gains cut by the limited supply
+    decisions: np.ndarray  # int64[seat] policy decisions taken (stream index)
+    legal: np.ndarray  # int64[max_legal] legal action codes of the current decision
+    scratch: np.ndarray  # int32[n_ids] workspace for shuffles
+    scratch_hash: np.ndarray  # uint64[n_ids] workspace for shuffles
+    final_hp: np.ndarray  # int64[seat] final HP (filled at scoring)
+    win_share: np.ndarray  # float64[seat] win share (filled at scoring)
+    rank: np.ndarray  # int64[seat] rank (filled at scoring)
+    trace: np.ndarray  # int64[capacity] the trace (enums TRACE format) when G_TRACE_ON
+
+
+def new_state(gt: GameTables, trace_capacity: int = 0) -> State:
+    """Allocate a State sized for the game tables (reset by the kernel before each game)."""
+    p, n_ids = gt.players, gt.n_ids
+    i32 = np.int32
+    n_cards_space = max(n_ids, 1)
+    return State(
+        g=np.zeros(G_N, np.int64),
+        stock=np.zeros((p, 5), i32),
+        hp=np.zeros((p, 10), i32),
+        hand=np.zeros(p, np.int64),
+        dealt=np.zeros(p, np.int64),
+        kept=np.zeros(p, np.int64),
+        bought=np.zeros(p, np.int64),
+        completed=np.zeros(p, np.int64),
+        returned=np.zeros(p, i32),
+        completed_by_type=np.zeros((p, 6), i32),
+        own_left=np.zeros(p, i32),
+        out=np.zeros(p, i32),
+        grey_round=np.zeros(p, i32),
+        disks_free=np.zeros(p, i32),
+        markers_left=np.zeros(p, i32),
+        epi=np.zeros(p, i32),
+        yield_bonus=np.zeros((p, gt.n_loc), i32),
+        discount=np.zeros((p, 6), i32),
+        ves_owner=np.zeros((3, gt.max_budding), i32),
+        ves_origin=np.zeros((3, gt.max_budding), i32),
+        ves_load=np.zeros((3, gt.max_budding), i32),
+        ves_golgi=np.zeros((3, gt.max_budding), i32),
+        spot_occ=np.zeros(gt.n_spots, i32),
+        slot_card=np.zeros(gt.n_slots, i32),
+        deck=np.zeros(n_cards_space, i32),
+        discard=np.zeros(n_cards_space, i32),
+        event_deck=np.zeros(max(gt.n_events, 1), i32),
+        goals=np.zeros(max(gt.goals_revealed, 1), i32),
+        goal_mark=np.zeros((max(gt.goals_revealed, 1), p), i32),
+        goal_nmark=np.zeros(max(gt.goals_revealed, 1), i32),
+        bonus_res=np.zeros(gt.n_loc, i32),
+        bonus_n=np.zeros(gt.n_loc, i32),
+        supply=np.zeros(5, i32),
+        flows=np.zeros((p, gt.n_flow, 5), i32),
+        exhausted=np.zeros(p, i32),
+        grey_total=np.zeros(p, i32),
+        laureates=np.zeros(p, i32),
+        laureates_holder=np.zeros(p, i32),
+        markers_placed=np.zeros(p, i32),
+        ves_lost=np.zeros(p, i32),
+        placements=np.zeros((p, gt.n_loc), i32),
+        hp_round=np.zeros((p, gt.max_rounds), i32),
+        first_player=np.zeros(gt.max_rounds, i32),
+        peak=np.zeros(5, i32),
+        shortfall=np.zeros(5, i32),
+        decisions=np.zeros(p, np.int64),
+        legal=np.zeros(gt.max_legal, np.int64),
+        scratch=np.zeros(max(n_ids, gt.n_events, gt.n_goals, gt.n_epi, 1), i32),
+        scratch_hash=np.zeros(max(n_ids, gt.n_events, gt.n_goals, gt.n_epi, 1), np.uint64),
+        final_hp=np.zeros(p, np.int64),
+        win_share=np.zeros(p, np.float64),
+        rank=np.zeros(p, np.int64),
+        trace=np.zeros(max(trace_capacity, 1), np.int64),
+    )
+
+
+class PlayerRecords(NamedTuple):
+    """Columns of the per-(game, player) records: one array per field of
+    enums.player_record_dtype, row = game_in_chunk * players + seat. Masks are int64 bit
+    patterns here (read as uint64 above the kernel)."""
+
+    game: np.ndarray
+    deal: np.ndarray
+    rotation: np.ndarray
+    seat: np.ndarray
+    player: np.ndarray
+    policy: np.ndarray
+    final_hp: np.ndarray
+    hp_by_source: np.ndarray
+    hp_by_round: np.ndarray
+    win_share: np.ndarray
+    rank: np.ndarray
+    dealt_mask: np.ndarray
+    kept_mask: np.ndarray
+    bought_mask: np.ndarray
+    completed_mask: np.ndarray
+    completed_by_type: np.ndarray
+    flasks_exhausted: np.ndarray
+    grey_used: np.ndarray
+    laureates_taken: np.ndarray
+    laureates_as_holder: np.ndarray
+    goal_markers_placed: np.ndarray
+    vesicles_lost: np.ndarray
+    vesicles_left: np.ndarray
+    placements_by_location: np.ndarray
+    flows: np.ndarray
+    stock: np.ndarray
+
+
+class GameRecords(NamedTuple):
+    """Columns of the per-game records (enums.game_record_dtype), row = game_in_chunk."""
+
+    game: np.ndarray
+    deal: np.ndarray
+    rotation: np.ndarray
+    players: np.ndarray
+    tie: np.ndarray
+    rounds: np.ndarray
+    event_order: np.ndarray
+    events_removed: np.ndarray
+    goals_in_play: np.ndarray
+    first_player: np.ndarray
+    peak_use: np.ndarray
+    supply_shortfall: np.ndarray
+    reshuffles: np.ndarray
+    detox_removed: np.ndarray
+
+
+def _allocate(cls, spec: list[tuple], n: int):
+    arrays = {}
+    for item in spec:
+        name, kind = item[0], item[1]
+        shape = (n,) + (item[2] if len(item) > 2 else ())
+        dtype = np.int64 if kind == "u8" else np.dtype(kind)  # masks: int64 bit patterns
+        arrays[name] = np.zeros(shape, dtype)
+    return cls(**arrays)
+
+
+def allocate_records(gt: GameTables, n_games: int) -> tuple[PlayerRecords, GameRecords]:
+    """Preallocated record columns for n_games games of this player count."""
+    from simcell.kernel.enums import game_record_dtype, player_record_dtype
+
+    pr = _allocate(PlayerRecords, player_record_dtype(gt.n_loc, gt.max_rounds), n_games * gt.players)
+    gr = _allocate(
+        GameRecords, game_record_dtype(gt.n_events, gt.goals_revealed_max, gt.max_rounds), n_games
+    )
+    return pr, gr

@@ -1,0 +1,182 @@
+"""Moving resources, cargo and Health Points, with their flow bookings, the limited supply and
+the trace writer: the small pieces every rules function uses."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simcell.kernel.enums import (
+    LIPID,
+    ORG_ROUGH,
+    PROTEIN,
+    TRACE_DECISION,
+    TRACE_SHUFFLE,
+)
+from simcell.kernel.state import G_TRACE_LEN, G_TRACE_ON, G_TRACE_OVERFLOW, NO_GOLGI
+
+SOURCE_EVENT = 9  # enums.HP_SOURCES index of "event"
+
+
+# -- personal stock ---------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def gain(st, gt, seat, r, n, row):
+    """Seat gains n of resource r from the supply (cut by a limited supply); returns the
+    amount gained."""
+    if n <= 0:
+        return 0
+    a = n
+    if gt.limited:
+        left = st.supply[r]
+        if left < n:
+            a = left if left > 0 else 0
+            st.shortfall[r] += n - a
+    st.stock[seat, r] += a
+    st.supply[r] -= a
+    st.flows[seat, row, r] += a
+    return a
+
+
+@njit(cache=True, _nrt=False)
+def spend(st, seat, r, n, row):
+    """Seat pays n of resource r into the supply."""
+    if n <= 0:
+        return
+    st.stock[seat, r] -= n
+    st.supply[r] += n
+    st.flows[seat, row, r] += n
+
+
+# -- cargo --------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def load_from_supply(st, gt, seat, r, n):
+    """Cargo from the supply onto a vesicle of `seat` (cut by a limited supply)."""
+    if n <= 0:
+        return 0
+    a = n
+    if gt.limited:
+        left = st.supply[r]
+        if left < n:
+            a = left if left > 0 else 0
+            st.shortfall[r] += n - a
+    st.supply[r] -= a
+    st.flows[seat, gt.fr_cargo_loaded, r] += a
+    return a
+
+
+@njit(cache=True, _nrt=False)
+def load_from_stock(st, gt, seat, r, n):
+    """Seat puts n of its own resource r on a vesicle."""
+    st.stock[seat, r] -= n
+    st.flows[seat, gt.fr_loaded, r] += n
+    st.flows[seat, gt.fr_cargo_loaded, r] += n
+
+
+@njit(cache=True, _nrt=False)
+def vesicle_cargo_to_supply(st, gt, org, idx, row):
+    """All cargo of the vesicle at (org, idx) returns to the supply, booked on its owner's
+    flow row `row` (cargo_returned or cargo_lost)."""
+    owner = st.ves_owner[org, idx]
+    er = PROTEIN if st.ves_origin[org, idx] == ORG_ROUGH else LIPID
+    load = st.ves_load[org, idx]
+    st.supply[er] += load
+    st.flows[owner, row, er] += load
+    golgi = st.ves_golgi[org, idx]
+    if golgi != NO_GOLGI:
+        r = golgi_resource(golgi)
+        st.supply[r] += 1
+        st.flows[owner, row, r] += 1
+
+
+@njit(cache=True, _nrt=False)
+def golgi_resource(golgi):
+    """Resource index of a Golgi resource code (GOLGI_CARB -> CARB, GOLGI_LIPID -> LIPID)."""
+    return 2 if golgi == 0 else 3
+
+
+@njit(cache=True, _nrt=False)
+def clear_vesicle(st, org, idx):
+    st.ves_owner[org, idx] = -1
+    st.ves_origin[org, idx] = 0
+    st.ves_load[org, idx] = 0
+    st.ves_golgi[org, idx] = NO_GOLGI
+
+
+# -- health points ----------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def total_hp(st, seat):
+    t = 0
+    for s in range(st.hp.shape[1]):
+        t += st.hp[seat, s]
+    return t
+
+
+@njit(cache=True, _nrt=False)
+def add_event_hp(st, seat, n):
+    """An event's HP change; HP never goes below 0 and the source records what was applied."""
+    if n < 0:
+        t = total_hp(st, seat)
+        if -n > t:
+            n = -t
+    st.hp[seat, SOURCE_EVENT] += n
+
+
+# -- measurements -------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def measure_peak(st):
+    """Update peak use: every player's stock plus all cargo, by resource."""
+    for r in range(5):
+        use = 0
+        for s in range(st.stock.shape[0]):
+            use += st.stock[s, r]
+        for org in range(3):
+            for i in range(st.ves_owner.shape[1]):
+                if st.ves_owner[org, i] >= 0:
+                    er = PROTEIN if st.ves_origin[org, i] == ORG_ROUGH else LIPID
+                    if er == r:
+                        use += st.ves_load[org, i]
+                    g = st.ves_golgi[org, i]
+                    if g != NO_GOLGI and golgi_resource(g) == r:
+                        use += 1
+        if use > st.peak[r]:
+            st.peak[r] = use
+
+
+# -- trace --------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def trace_word(st, w):
+    if st.g[G_TRACE_ON] == 0:
+        return
+    n = st.g[G_TRACE_LEN]
+    if n >= st.trace.shape[0]:
+        st.g[G_TRACE_OVERFLOW] = 1
+        return
+    st.trace[n] = w
+    st.g[G_TRACE_LEN] = n + 1
+
+
+@njit(cache=True, _nrt=False)
+def trace_shuffle(st, purpose, index, ids, n):
+    """A chance outcome: the ids in their new order (first = top)."""
+    if st.g[G_TRACE_ON] == 0:
+        return
+    trace_word(st, TRACE_SHUFFLE)
+    trace_word(st, purpose)
+    trace_word(st, index)
+    trace_word(st, n)
+    for i in range(n):
+        trace_word(st, ids[i])
+
+
+@njit(cache=True, _nrt=False)
+def trace_decision(st, seat, automatic, n_legal, chosen):
+    """A decision: the legal codes (st.legal[:n_legal], ascending) and the chosen one."""
+    if st.g[G_TRACE_ON] == 0:
+        return
+    trace_word(st, TRACE_DECISION)
+    trace_word(st, seat)
+    trace_word(st, 1 if automatic else 0)
+    trace_word(st, n_legal)
+    for i in range(n_legal):
+        trace_word(st, st.legal[i])
+    trace_word(st, chosen)
+

@@ -1,0 +1,1 @@
+"""Running games: the Python-facing layer over the kernel (chunks, seeds, records)."""
