@@ -148,6 +148,43 @@ def cards(
                   "complete the card from nothing at the board's best rates.")
 
 
+@app.command()
+def replay(
+    config: Path = typer.Argument(..., help="Run config whose game to replay."),
+    game: int = typer.Option(..., "--game", "-g", min=0, help="Game index N (0-based)."),
+    players: int | None = typer.Option(
+        None, "--players", "-p", help="Player count (default: the config's first)."
+    ),
+    field: str | None = typer.Option(None, "--field", help="Policy field (default: the first)."),
+) -> None:
+    """Print a human-readable log of game N, checked action by action by the referee: setup,
+    every turn (who placed where, what they gained, paid and completed), each Phase 2 and the
+    score by source."""
+    from simcell.config.errors import ConfigError
+    from simcell.config.load import load_run_config
+
+    try:
+        rc = load_run_config(config)
+    except ConfigError as exc:
+        _fail(str(exc))
+        return
+    if players is None:
+        players = rc.players[0]
+    elif players not in rc.players:
+        _fail(f"{config}: --players {players}: the run plays {', '.join(map(str, rc.players))}")
+        return
+    chosen = rc.fields[0] if field is None else next((f for f in rc.fields if f.name == field), None)
+    if chosen is None:
+        _fail(f"{config}: --field {field}: no such field; fields: {', '.join(f.name for f in rc.fields)}")
+        return
+    if chosen.pool is not None:
+        _fail(f"{config}: field {chosen.name!r}: replay of rotated pools lands with the runner")
+        return
+    from simcell.runner.replay import replay_log
+
+    typer.echo(replay_log(rc.game, players, rc.seed, game, chosen), nl=False)
+
+
 def run() -> None:  # pragma: no cover - console entry
     app()
 

@@ -5,7 +5,7 @@ bonus, Additional Resource gain)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from simcell.kernel.jit import kernel_jit
 
 from simcell.kernel.codes import code_flask, code_kind, code_p1, code_p2, code_p3, code_target
 from simcell.kernel.enums import (
@@ -50,7 +50,7 @@ from simcell.kernel.stock import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def apply_phase_one(st, gt, code):
     """Apply a legal Phase 1 action of the player to move, then pass the turn."""
     seat = st.g[G_TO_MOVE]
@@ -68,7 +68,7 @@ def apply_phase_one(st, gt, code):
     advance_turn(st, gt)
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def complete_card(st, gt, seat, card):
     """A card leaves the hand completed; its HP count under its type's source."""
     bit = np.int64(1) << np.int64(card)
@@ -79,7 +79,7 @@ def complete_card(st, gt, seat, card):
     st.hp[seat, t] += gt.card_hp[card]
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def displace(st, gt, org, idx):
     """Remove a rival's vesicle: cargo to the supply, disk back to its owner's reserve."""
     owner = st.ves_owner[org, idx]
@@ -89,7 +89,7 @@ def displace(st, gt, org, idx):
     st.ves_lost[owner] += 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def place(st, gt, seat, flask, loc, p1, p2, p3):
     """Place a flask at location `loc` with the action's parameters and resolve it."""
     if flask == FLASK_GREY:

@@ -5,7 +5,7 @@ draws. All arithmetic stays in uint64 so that results never depend on threads or
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from simcell.kernel.jit import kernel_jit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -18,7 +18,7 @@ S32 = np.uint64(32)
 TWO53 = 9007199254740992.0
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def splitmix64(x):
     """One SplitMix64 output for the state x (uint64 in, uint64 out)."""
     z = np.uint64(x) + GOLDEN
@@ -27,7 +27,7 @@ def splitmix64(x):
     return z ^ (z >> S31)
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def stream_key(seed, players, deal, purpose, index):
     """The key of one chance stream: a hash chain over its five coordinates."""
     h = splitmix64(np.uint64(seed))
@@ -37,13 +37,13 @@ def stream_key(seed, players, deal, purpose, index):
     return splitmix64(h ^ np.uint64(index))
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def item_hash(key, item):
     """The sort key of item id `item` in the shuffle keyed by `key`."""
     return splitmix64(key ^ splitmix64(np.uint64(item) + np.uint64(1)))
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def keyed_shuffle(key, ids, n, hashes):
     """Order ids[:n] in place by (item_hash(key, id), id): a shuffle keyed by item id, so
     an item's place depends only on the key and the set being shuffled. `hashes` is a uint64
@@ -62,7 +62,7 @@ def keyed_shuffle(key, ids, n, hashes):
         ids[j + 1] = v
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def uniform_index(key, n):
     """A uniform draw from 0..n-1 determined by the stream key."""
     u = np.float64(splitmix64(key) >> S11) / TWO53
@@ -70,13 +70,13 @@ def uniform_index(key, n):
     return i if i < n else n - 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def uniform01(key):
     """A uniform draw in [0, 1) determined by the key."""
     return np.float64(splitmix64(key) >> S11) / TWO53
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def policy_index(seat, decision):
     """Stream index of a seat's decision: seat << 32 | decision number."""
     return (np.uint64(seat) << S32) | np.uint64(decision)

@@ -377,4 +377,5 @@ def game_record_dtype(n_events: int, n_goals_max: int, max_rounds: int) -> list[
         ("supply_shortfall", "i2", (N_RESOURCES,)),  # gains cut by the limited supply
         ("reshuffles", "i1"),  # discard-pile reshuffles
         ("detox_removed", "u8"),  # bit set of Detoxification cards removed at 2 players
+        ("visible_mask", "u8"),  # cards visible in the game (RULES.md §11): dealt or ever in the Card Area
     ]

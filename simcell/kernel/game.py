@@ -3,7 +3,7 @@ two or more legal actions, and write their records. One loop for every variant."
 
 from __future__ import annotations
 
-from numba import njit
+from simcell.kernel.jit import kernel_jit
 
 from simcell.kernel.actions import apply_phase_one
 from simcell.kernel.codes import code_p1
@@ -17,6 +17,7 @@ from simcell.kernel.state import (
     G_PHASE,
     G_RESHUFFLES,
     G_TO_MOVE,
+    G_VISIBLE,
     PH_COMBO,
     PH_OVER,
     PH_RETURN,
@@ -26,7 +27,7 @@ from simcell.kernel.enums import ORG_GOLGI, TRACE_END
 from simcell.policies.dispatch import choose_action
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def play_game(st, gt, seed, deal, seat_policy, trace_on):
     """Play one game to the end; returns the number of policy decisions taken."""
     reset_state(st, gt, seed, deal, trace_on)
@@ -57,7 +58,7 @@ def play_game(st, gt, seed, deal, seat_policy, trace_on):
     return decisions
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def write_records(st, gt, pr, gr, row, game, deal, rotation, seat_player, seat_policy):
     """Copy the finished game's figures into record row `row` (players rows from row * P)."""
     p = gt.players
@@ -125,9 +126,10 @@ def write_records(st, gt, pr, gr, row, game, deal, rotation, seat_player, seat_p
         gr.supply_shortfall[row, r] = st.shortfall[r]
     gr.reshuffles[row] = st.g[G_RESHUFFLES]
     gr.detox_removed[row] = st.g[G_DETOX_REMOVED]
+    gr.visible_mask[row] = st.g[G_VISIBLE]
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def play_chunk(st, gt, pr, gr, seed, first_game, n_games, seat_player, seat_policy):
     """Play games first_game .. first_game + n_games - 1 (deal = game index) and write their
     records in rows 0 .. n_games - 1; returns the policy decisions taken."""

@@ -4,7 +4,7 @@ written to State.legal in ascending code order (the loops run in code order, so 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from simcell.kernel.jit import kernel_jit
 
 from simcell.kernel.codes import code_exhaust, code_pass, code_place
 from simcell.kernel.enums import (
@@ -40,7 +40,7 @@ from simcell.kernel.enums import (
 from simcell.kernel.state import G_DISCOUNT, G_GREY_LEFT, G_ROUND_HOLDER, G_TO_MOVE
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def free_spot(st, gt, loc):
     """Lowest free spot of a location, or -1."""
     first = gt.loc_first_spot[loc]
@@ -50,7 +50,7 @@ def free_spot(st, gt, loc):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def free_budding(st, gt, org):
     """Lowest free budding location of an organelle, or -1."""
     for i in range(gt.budding[org]):
@@ -59,21 +59,21 @@ def free_budding(st, gt, org):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def completion_atp(st, gt, seat, card):
     """A card's completion ATP after the seat's epigenetic cost_discount (minimum 0)."""
     a = gt.card_atp[card] - st.discount[seat, gt.card_type[card]]
     return a if a > 0 else 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def card_price(st, gt, slot):
     """A Card Area slot's price after the round's card_discount (minimum 0)."""
     a = gt.slot_prices[slot] - st.g[G_DISCOUNT]
     return a if a > 0 else 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def vesicle_fits(st, gt, seat, gidx, card):
     """Can the seat's vesicle at Golgi index gidx complete `card` (type, origin, load, Golgi
     resource, ATP)? The Golgi resource never counts toward the ER-load requirement."""
@@ -92,13 +92,13 @@ def vesicle_fits(st, gt, seat, gidx, card):
     return completion_atp(st, gt, seat, card) <= st.stock[seat, ATP]
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def _add(st, n, code):
     st.legal[n] = code
     return n + 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def _er_options(st, gt, seat, flask, loc, org, kmax, n):
     """Rough ER / Steroid Synthesis: k = 1..kmax, with a victim only when the ER is full."""
     if kmax < 1 or st.disks_free[seat] < 1:
@@ -114,7 +114,7 @@ def _er_options(st, gt, seat, flask, loc, org, kmax, n):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def placements(st, gt, seat, flask, n):
     """Append every legal placement of one flask kind, location by location."""
     stock = st.stock
@@ -206,7 +206,7 @@ def placements(st, gt, seat, flask, n):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def phase_one_legal(st, gt):
     """Every legal action of the player to move in Phase 1; returns how many."""
     seat = st.g[G_TO_MOVE]

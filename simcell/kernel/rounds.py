@@ -3,7 +3,9 @@ Card Area refresh) and the end of the game."""
 
 from __future__ import annotations
 
-from numba import njit
+import numpy as np
+
+from simcell.kernel.jit import kernel_jit
 
 from simcell.kernel.chance import keyed_shuffle, stream_key
 from simcell.kernel.enums import (
@@ -32,12 +34,13 @@ from simcell.kernel.state import (
     G_ROUND_HOLDER,
     G_SEED,
     G_TO_MOVE,
+    G_VISIBLE,
     PH_PLACE,
 )
 from simcell.kernel.stock import add_event_hp, gain, measure_peak, spend, total_hp, trace_shuffle
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def start_round(st, gt):
     """Phase 1 begins: flasks back in hand, spots free, the marker holder moves first."""
     st.g[G_ROUND] += 1
@@ -55,7 +58,7 @@ def start_round(st, gt):
     st.g[G_PHASE] = PH_PLACE
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def advance_turn(st, gt):
     """After a Phase 1 action: the next seat (increasing index modulo P) not yet out moves;
     when everyone is out, Phase 2 runs (or, after the final round, the game is scored)."""
@@ -78,7 +81,7 @@ def advance_turn(st, gt):
     start_round(st, gt)
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def phase_two(st, gt):
     """Retrieve flasks, end the round's effects, reveal and resolve the next event, refresh
     the Card Area, and with turn_order = rotate pass the marker."""
@@ -96,7 +99,7 @@ def phase_two(st, gt):
         st.g[G_MARKER] = (st.g[G_MARKER] + 1) % gt.players
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def _completed_in(st, seat, type_bits):
     n = 0
     for t in range(6):
@@ -105,7 +108,7 @@ def _completed_in(st, seat, type_bits):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def resolve_event(st, gt, e):
     """Resolve the effects of event e (data position) in listed order (RULES.md §6)."""
     p = gt.players
@@ -141,7 +144,7 @@ def resolve_event(st, gt, e):
                     add_event_hp(st, s, gt.eff_n[j])
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def refresh_card_area(st, gt):
     """Discard slot 0 if it holds a card, slide left keeping order, fill left to right from the
     deck, reshuffling the whole discard pile only when a card must be drawn from an empty deck."""
@@ -167,9 +170,10 @@ def refresh_card_area(st, gt):
         n = st.g[G_DECK_N] - 1
         st.g[G_DECK_N] = n
         st.slot_card[i] = st.deck[n]
+        st.g[G_VISIBLE] |= np.int64(1) << np.int64(st.deck[n])
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def reshuffle(st, gt):
     """The whole discard pile becomes the deck, shuffled by the i-th reshuffle stream."""
     st.g[G_RESHUFFLES] += 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from simcell.kernel.jit import kernel_jit
 
 from simcell.kernel.enums import (
     GC_MOST_COMPLETED,
@@ -20,7 +20,7 @@ from simcell.kernel.enums import (
 from simcell.kernel.state import G_PHASE, PH_OVER
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def completed_in(st, seat, type_bits):
     """Cards the seat completed of the completed types in the bit set."""
     n = 0
@@ -30,7 +30,7 @@ def completed_in(st, seat, type_bits):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def goal_bonus(st, gt, goal, seat):
     """End-game bonus of goal card `goal` (data position) for a seat with a marker on it."""
     crit = gt.goal_criterion[goal]
@@ -56,7 +56,7 @@ def goal_bonus(st, gt, goal, seat):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def end_game(st, gt):
     """Score goal bonuses, then receptor bonuses; the game is over."""
     for gi in range(gt.goals_revealed):
@@ -77,7 +77,7 @@ def end_game(st, gt):
     st.g[G_PHASE] = PH_OVER
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def final_scores(st, gt, out_hp, out_share, out_rank):
     """Final HP, win share (ties split) and rank per seat; returns 1 if the win was tied."""
     p = gt.players

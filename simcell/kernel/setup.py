@@ -4,7 +4,7 @@ returned, the starting combination) and the end of setup."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from simcell.kernel.jit import kernel_jit
 
 from simcell.kernel.chance import keyed_shuffle, stream_key
 from simcell.kernel.codes import code_combo, code_return
@@ -35,6 +35,7 @@ from simcell.kernel.state import (
     G_SETUP_SEAT,
     G_TO_MOVE,
     G_TRACE_ON,
+    G_VISIBLE,
     NO_GOLGI,
     PH_COMBO,
     PH_RETURN,
@@ -42,7 +43,7 @@ from simcell.kernel.state import (
 from simcell.kernel.stock import gain, measure_peak, trace_shuffle
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def reset_state(st, gt, seed, deal, trace_on):
     """Clear every array of the State for a new game."""
     for i in range(G_N):
@@ -95,12 +96,12 @@ def reset_state(st, gt, seed, deal, trace_on):
     st.decisions[:] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def _key(st, gt, purpose, index):
     return stream_key(st.g[G_SEED], gt.players, st.g[G_DEAL], purpose, index)
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def _find(arr, n, value):
     for i in range(n):
         if arr[i] == value:
@@ -108,7 +109,7 @@ def _find(arr, n, value):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def draw_card(st):
     """Take the top card of the deck (the deck is stored bottom first)."""
     n = st.g[G_DECK_N] - 1
@@ -116,7 +117,7 @@ def draw_card(st):
     return st.deck[n]
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def set_deck(st, ordered, n):
     """Make the deck the n ids in `ordered`, first = top."""
     for i in range(n):
@@ -124,7 +125,7 @@ def set_deck(st, ordered, n):
     st.g[G_DECK_N] = n
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def setup_game(st, gt):
     """Setup steps 1-2 (RULES.md §1): events, goals, the deck, the Card Area, the deal and
     the epigenetic cards; then the first `return` decision is due."""
@@ -180,12 +181,14 @@ def setup_game(st, gt):
     for slot in range(gt.n_slots):
         if st.g[G_DECK_N] > 0:
             st.slot_card[slot] = draw_card(st)
+            st.g[G_VISIBLE] |= np.int64(1) << np.int64(st.slot_card[slot])
     for seat in range(p):
         for _ in range(gt.cards_dealt):
             c = draw_card(st)
             bit = np.int64(1) << np.int64(c)
             st.hand[seat] |= bit
             st.dealt[seat] |= bit
+            st.g[G_VISIBLE] |= bit
     st.g[G_DISCARD_N] = 0
     # 2. epigenetic cards, face up, one per seat
     if gt.epigenetic:
@@ -208,7 +211,7 @@ def setup_game(st, gt):
     st.g[G_TO_MOVE] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def setup_legal(st, gt):
     """Legal codes of the setup decision due (return: the dealt card ids; combo: every index)."""
     seat = st.g[G_TO_MOVE]
@@ -225,7 +228,7 @@ def setup_legal(st, gt):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def apply_return(st, gt, card):
     """Setup step 3 for the seat to move; after the last seat, steps 3 (shuffle) and 4."""
     seat = st.g[G_TO_MOVE]
@@ -254,7 +257,7 @@ def apply_return(st, gt, card):
     st.g[G_TO_MOVE] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def apply_combo(st, gt, combo):
     """Setup step 5 for the seat to move; after the last seat, step 6 and round 1."""
     seat = st.g[G_TO_MOVE]
@@ -276,7 +279,7 @@ def apply_combo(st, gt, combo):
     start_round(st, gt)
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def resolve_additional_resource(st, gt, seat, card):
     """An Additional Resource card entering a hand: gain, then to the discard pile."""
     st.hand[seat] &= ~(np.int64(1) << np.int64(card))

@@ -33,6 +33,7 @@ G_TRACE_OVERFLOW = 16  # 1 if the trace buffer was too small
 G_EVENTS_REMOVED = 17  # bit set of event ids set aside at setup
 G_DETOX_REMOVED = 18  # bit set of card ids removed by two_player_remove_detox
 G_SETUP_SEAT = 19  # next seat to decide during setup
+G_VISIBLE = 20  # bit set of visible card ids: dealt, or ever in the Card Area
 G_N = 24
 
 # -- phases ---------------------------------------------------------------------------------
@@ -317,6 +318,7 @@ class GameRecords(NamedTuple):
     supply_shortfall: np.ndarray
     reshuffles: np.ndarray
     detox_removed: np.ndarray
+    visible_mask: np.ndarray
 
 
 def _allocate(cls, spec: list[tuple], n: int):

@@ -3,7 +3,7 @@ the trace writer: the small pieces every rules function uses."""
 
 from __future__ import annotations
 
-from numba import njit
+from simcell.kernel.jit import kernel_jit
 
 from simcell.kernel.enums import (
     LIPID,
@@ -18,7 +18,7 @@ SOURCE_EVENT = 9  # enums.HP_SOURCES index of "event"
 
 
 # -- personal stock ---------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def gain(st, gt, seat, r, n, row):
     """Seat gains n of resource r from the supply (cut by a limited supply); returns the
     amount gained."""
@@ -36,7 +36,7 @@ def gain(st, gt, seat, r, n, row):
     return a
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def spend(st, seat, r, n, row):
     """Seat pays n of resource r into the supply."""
     if n <= 0:
@@ -47,7 +47,7 @@ def spend(st, seat, r, n, row):
 
 
 # -- cargo --------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def load_from_supply(st, gt, seat, r, n):
     """Cargo from the supply onto a vesicle of `seat` (cut by a limited supply)."""
     if n <= 0:
@@ -63,7 +63,7 @@ def load_from_supply(st, gt, seat, r, n):
     return a
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def load_from_stock(st, gt, seat, r, n):
     """Seat puts n of its own resource r on a vesicle."""
     st.stock[seat, r] -= n
@@ -71,7 +71,7 @@ def load_from_stock(st, gt, seat, r, n):
     st.flows[seat, gt.fr_cargo_loaded, r] += n
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def vesicle_cargo_to_supply(st, gt, org, idx, row):
     """All cargo of the vesicle at (org, idx) returns to the supply, booked on its owner's
     flow row `row` (cargo_returned or cargo_lost)."""
@@ -87,13 +87,13 @@ def vesicle_cargo_to_supply(st, gt, org, idx, row):
         st.flows[owner, row, r] += 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def golgi_resource(golgi):
     """Resource index of a Golgi resource code (GOLGI_CARB -> CARB, GOLGI_LIPID -> LIPID)."""
     return 2 if golgi == 0 else 3
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def clear_vesicle(st, org, idx):
     st.ves_owner[org, idx] = -1
     st.ves_origin[org, idx] = 0
@@ -102,7 +102,7 @@ def clear_vesicle(st, org, idx):
 
 
 # -- health points ----------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def total_hp(st, seat):
     t = 0
     for s in range(st.hp.shape[1]):
@@ -110,7 +110,7 @@ def total_hp(st, seat):
     return t
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def add_event_hp(st, seat, n):
     """An event's HP change; HP never goes below 0 and the source records what was applied."""
     if n < 0:
@@ -121,7 +121,7 @@ def add_event_hp(st, seat, n):
 
 
 # -- measurements -------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def measure_peak(st):
     """Update peak use: every player's stock plus all cargo, by resource."""
     for r in range(5):
@@ -142,7 +142,7 @@ def measure_peak(st):
 
 
 # -- trace --------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def trace_word(st, w):
     if st.g[G_TRACE_ON] == 0:
         return
@@ -154,7 +154,7 @@ def trace_word(st, w):
     st.g[G_TRACE_LEN] = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def trace_shuffle(st, purpose, index, ids, n):
     """A chance outcome: the ids in their new order (first = top)."""
     if st.g[G_TRACE_ON] == 0:
@@ -167,7 +167,7 @@ def trace_shuffle(st, purpose, index, ids, n):
         trace_word(st, ids[i])
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def trace_decision(st, seat, automatic, n_legal, chosen):
     """A decision: the legal codes (st.legal[:n_legal], ascending) and the chosen one."""
     if st.g[G_TRACE_ON] == 0:

@@ -3,7 +3,7 @@ Integer dispatch keeps every built-in policy cacheable (no function arguments)."
 
 from __future__ import annotations
 
-from numba import njit
+from simcell.kernel.jit import kernel_jit
 
 from simcell.kernel.chance import policy_index, stream_key
 from simcell.kernel.enums import CHANCE_POLICY
@@ -13,7 +13,7 @@ from simcell.policies.random_policy import choose_random
 POLICY_RANDOM = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def choose_action(policy, st, gt, seat, n_legal):
     """The index, among st.legal[:n_legal], of the action the seat's policy takes."""
     key = stream_key(

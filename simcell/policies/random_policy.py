@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from numba import njit
+from simcell.kernel.jit import kernel_jit
 
 from simcell.kernel.chance import uniform_index
 
 
-@njit(cache=True, _nrt=False)
+@kernel_jit
 def choose_random(n_legal, key):
     """Index of the chosen action among n_legal, from the decision's stream key."""
     return uniform_index(key, n_legal)

@@ -15,3 +15,8 @@ BUILTIN_POLICIES: dict[str, dict[str, float]] = {
 def is_user_policy(name: str) -> bool:
     """A user policy is written "file.py:function"."""
     return ":" in name and name.split(":", 1)[0].endswith(".py")
+
+
+def policy_id(name: str) -> int:
+    """The kernel's integer id of a built-in policy (its position in the registry)."""
+    return list(BUILTIN_POLICIES).index(name)

@@ -105,5 +105,6 @@ def build_result(state: GameState) -> RefereeResult:
         "supply_shortfall": list(state.supply_shortfall),
         "reshuffles": state.reshuffles,
         "detox_removed": mask(state.detox_removed),
+        "visible_mask": mask(state.visible),
     }
     return RefereeResult(players, game_record, list(state.log))

@@ -144,6 +144,7 @@ def refresh_card_area(state: GameState, shuffle: Shuffle) -> None:
             state.discard = []
         card = state.deck.pop(0)
         area[slot] = card
+        state.visible.add(card)
         drawn.append(card)
     state.card_area = area
     state.add_log(

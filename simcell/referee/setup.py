@@ -59,11 +59,13 @@ def deal(state: GameState, shuffle: Shuffle) -> None:
     deck = shuffle(CHANCE_DECK_ORDER, ONCE, in_game)
     slots = len(board.slot_prices)
     state.card_area = list(deck[:slots])
+    state.visible.update(c for c in state.card_area if c is not None)
     deck = deck[slots:]
     state.add_log("card_area", slots=list(state.card_area))
     for player in state.seats:
         player.dealt = deck[: board.cards_dealt]
         player.hand = set(player.dealt)
+        state.visible.update(player.dealt)
         deck = deck[board.cards_dealt :]
         state.add_log("dealt", player.seat, cards=list(player.dealt))
     state.deck = deck

@@ -171,6 +171,7 @@ class GameState:
     card_discount: int = 0
     # measurements
     reshuffles: int = 0
+    visible: set[int] = field(default_factory=set)  # dealt, or ever shown in the Card Area
     peak_use: list[int] = field(default_factory=lambda: [0] * N_RESOURCES)
     supply_shortfall: list[int] = field(default_factory=lambda: [0] * N_RESOURCES)
     first_player: list[int] = field(default_factory=list)  # marker holder at each round's start

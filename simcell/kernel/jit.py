@@ -1,0 +1,51 @@
+"""The one decorator of the numba layer, and where its compiled code is cached.
+
+`kernel_jit` compiles with `cache=True` (no recompilation per run) and `_nrt=False`: kernel code
+allocates nothing (every buffer lives in the State) and, without numba's reference counting,
+passing the State struct between rules functions costs nothing.
+
+numba invalidates a cached function only when its own file changes, not when a function it
+calls from another file does; a stale cache would then run old rules. So the cache lives in a
+folder named by a hash of every numba-layer source file (`CODE_HASH`, also recorded by runs):
+any change to the kernel or the policies compiles afresh. This module is imported before any
+jitted function is defined.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+NUMBA_LAYER = ("kernel", "policies")
+
+
+def _code_hash() -> str:
+    h = hashlib.sha256()
+    for folder in NUMBA_LAYER:
+        for path in sorted((_PACKAGE / folder).glob("*.py")):
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+CODE_HASH = _code_hash()
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("SIMCELL_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "simcell"
+    )
+    return Path(base) / f"numba-{CODE_HASH[:16]}"
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    numba.config.CACHE_DIR = str(_cache_dir())
+
+
+def kernel_jit(fn):
+    """Compile a numba-layer function: nopython, cached, no reference counting."""
+    return numba.njit(cache=True, _nrt=False)(fn)
