@@ -18,6 +18,7 @@ from simcell.kernel.enums import (
     N_RESOURCES,
     RESOURCES,
     TYPE_GROUPS,
+    VESICLE_TYPES,
     flow_layout,
 )
 from simcell.kernel.state import GameTables
@@ -74,6 +75,15 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         card_gain[c.id] = c.gain
         if c.golgi is not None:
             card_golgi[c.id] = GOLGI_RESOURCES.index(c.golgi)
+
+    type_mask = np.zeros(len(CARD_TYPES), np.int64)
+    for c in game.cards:
+        type_mask[CARD_TYPES.index(c.type)] |= np.int64(1) << np.int64(c.id)
+    vesicle_mask = 0
+    for t in VESICLE_TYPES:
+        vesicle_mask |= int(type_mask[CARD_TYPES.index(t)])
+    if vesicle_mask >= 2**63:  # bit 63 as an int64 bit pattern
+        vesicle_mask -= 2**64
 
     loc_index = {loc.id: i for i, loc in enumerate(b.locations)}
     effects = [(ei, e) for ei, ev in enumerate(game.events) for e in ev.effects]
@@ -187,6 +197,8 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         card_hp=fields["hp"],
         card_bonus=fields["bonus"],
         card_gain=card_gain,
+        type_mask=type_mask,
+        vesicle_type_mask=vesicle_mask,
         event_id=np.array([ev.id for ev in game.events], i32),
         ev_first=ev_first,
         ev_count=ev_count,

@@ -38,7 +38,15 @@ from simcell.kernel.enums import (
 from simcell.kernel.legal import card_price, completion_atp, free_budding, free_spot
 from simcell.kernel.rounds import advance_turn
 from simcell.kernel.setup import resolve_additional_resource
-from simcell.kernel.state import G_GREY_LEFT, G_MARKER, G_TO_MOVE, NO_GOLGI
+from simcell.kernel.state import (
+    G_BLOCK,
+    G_GREY_LEFT,
+    G_MARKER,
+    G_PICKS,
+    G_ROUND,
+    G_TO_MOVE,
+    NO_GOLGI,
+)
 from simcell.kernel.stock import (
     clear_vesicle,
     gain,
@@ -77,6 +85,7 @@ def complete_card(st, gt, seat, card):
     t = gt.card_type[card]
     st.completed_by_type[seat, t] += 1
     st.hp[seat, t] += gt.card_hp[card]
+    st.agg_completed[st.g[G_BLOCK], card, st.g[G_ROUND]] += 1
 
 
 @kernel_jit
@@ -105,6 +114,10 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
     else:
         spot = free_spot(st, gt, loc)
     st.spot_occ[spot] = seat
+    b = st.g[G_BLOCK]
+    r = st.g[G_ROUND]
+    st.agg_occupancy[b, spot, r - 1, st.g[G_PICKS]] += 1
+    st.g[G_PICKS] += 1
     additional = -1  # an Additional Resource card bought: its gain comes last
 
     if action == LA_COLLECT:
@@ -122,8 +135,11 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
         gain(st, gt, seat, PROTEIN, p1, gt.fr_spot + loc)
         gain(st, gt, seat, PROTEIN, st.yield_bonus[seat, loc], gt.fr_yield_bonus)
     elif action == LA_CARD_AREA:
-        spend(st, seat, ATP, card_price(st, gt, p1), gt.fr_card_price)
+        price = card_price(st, gt, p1)
+        spend(st, seat, ATP, price, gt.fr_card_price)
         card = st.slot_card[p1]
+        st.agg_bought[b, card, p1, price] += 1
+        st.agg_acquired[b, card, r] += 1
         st.slot_card[p1] = -1
         bit = np.int64(1) << np.int64(card)
         st.bought[seat] |= bit

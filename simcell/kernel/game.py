@@ -3,6 +3,8 @@ two or more legal actions, and write their records. One loop for every variant."
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcell.kernel.jit import kernel_jit
 
 from simcell.kernel.actions import apply_phase_one
@@ -28,9 +30,10 @@ from simcell.policies.dispatch import choose_action
 
 
 @kernel_jit
-def play_game(st, gt, seed, deal, seat_policy, trace_on):
-    """Play one game to the end; returns the number of policy decisions taken."""
-    reset_state(st, gt, seed, deal, trace_on)
+def play_game(st, gt, seed, deal, seat_policy, trace_on, block=0):
+    """Play one game to the end (its block figures into aggregate row `block`); returns the
+    number of policy decisions taken."""
+    reset_state(st, gt, seed, deal, trace_on, block)
     setup_game(st, gt)
     decisions = 0
     while st.g[G_PHASE] != PH_OVER:
@@ -130,12 +133,22 @@ def write_records(st, gt, pr, gr, row, game, deal, rotation, seat_player, seat_p
 
 
 @kernel_jit
-def play_chunk(st, gt, pr, gr, seed, first_game, n_games, seat_player, seat_policy):
-    """Play games first_game .. first_game + n_games - 1 (deal = game index) and write their
-    records in rows 0 .. n_games - 1; returns the policy decisions taken."""
+def block_of(game, total_games, blocks):
+    """Block of game g of N (STATISTICS.md): floor(g * K / N), fixed by the game index."""
+    return (np.int64(game) * np.int64(blocks)) // np.int64(total_games)
+
+
+@kernel_jit
+def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, seat_player, seat_policy):
+    """Play games first_game .. first_game + n_games - 1 of a run of total_games games
+    (deal = game index), write their records in rows 0 .. n_games - 1 and add their block
+    figures to the State's aggregates (rows: blocks of the run, st.agg_* first axis); returns
+    the policy decisions taken."""
     total = 0
+    blocks = st.agg_offered.shape[0]
     for j in range(n_games):
         game = first_game + j
-        total += play_game(st, gt, seed, game, seat_policy, False)
+        block = block_of(game, total_games, blocks)
+        total += play_game(st, gt, seed, game, seat_policy, False, block)
         write_records(st, gt, pr, gr, j, game, game, 0, seat_player, seat_policy)
     return total

@@ -33,11 +33,14 @@ from simcell.kernel.enums import (
     PROTEIN,
     PROTEIN_HORMONE,
     PROTEIN_RECEPTOR,
+    SHIFT_FLASK,
     SOURCE_RADIX,
     STEROID_HORMONE,
     STEROID_RECEPTOR,
 )
 from simcell.kernel.state import G_DISCOUNT, G_GREY_LEFT, G_ROUND_HOLDER, G_TO_MOVE
+
+GREY_BIT = np.int64(FLASK_GREY) << np.int64(SHIFT_FLASK)
 
 
 @kernel_jit
@@ -151,8 +154,9 @@ def placements(st, gt, seat, flask, n):
             for k in range(1, kmax + 1):
                 n = _add(st, n, code_place(flask, loc, k, 0, 0))
         elif action == LA_ENZYME:
-            for c in range(gt.n_ids):
-                if (hand >> np.int64(c)) & 1 and gt.card_type[c] == ENZYME:
+            cards = hand & gt.type_mask[ENZYME]
+            for c in range(gt.n_ids if cards != 0 else 0):
+                if (cards >> np.int64(c)) & 1:
                     if (
                         completion_atp(st, gt, seat, c) <= stock[seat, ATP]
                         and gt.card_protein[c] <= stock[seat, PROTEIN]
@@ -184,15 +188,17 @@ def placements(st, gt, seat, flask, n):
                                 if st.ves_owner[ORG_GOLGI, v] != seat:
                                     n = _add(st, n, code_place(flask, loc, src, res, v + 1))
         elif action == LA_EXOCYTOSIS:
-            for gidx in range(gt.budding[ORG_GOLGI]):
+            cards = hand & gt.vesicle_type_mask
+            for gidx in range(gt.budding[ORG_GOLGI] if cards != 0 else 0):
                 if st.ves_owner[ORG_GOLGI, gidx] != seat:
                     continue
                 for c in range(gt.n_ids):
-                    if (hand >> np.int64(c)) & 1 and vesicle_fits(st, gt, seat, gidx, c):
+                    if (cards >> np.int64(c)) & 1 and vesicle_fits(st, gt, seat, gidx, c):
                         n = _add(st, n, code_place(flask, loc, gidx, c, 0))
         elif action == LA_DETOX:
-            for c in range(gt.n_ids):
-                if (hand >> np.int64(c)) & 1 and gt.card_type[c] == DETOX:
+            cards = hand & gt.type_mask[DETOX]
+            for c in range(gt.n_ids if cards != 0 else 0):
+                if (cards >> np.int64(c)) & 1:
                     if completion_atp(st, gt, seat, c) <= stock[seat, ATP]:
                         n = _add(st, n, code_place(flask, loc, c, 0, 0))
         elif action == LA_LAUREATES:
@@ -211,13 +217,22 @@ def phase_one_legal(st, gt):
     """Every legal action of the player to move in Phase 1; returns how many."""
     seat = st.g[G_TO_MOVE]
     n = 0
+    grey = st.g[G_GREY_LEFT] > 0 and st.grey_round[seat] < gt.grey_per_player
     if st.own_left[seat] == 0:
         n = _add(st, n, code_pass())
-    else:
-        n = _add(st, n, code_exhaust(MRNA))
-        n = _add(st, n, code_exhaust(LIPID))
-        n = _add(st, n, code_exhaust(ATP))
-        n = placements(st, gt, seat, FLASK_OWN, n)
-    if st.g[G_GREY_LEFT] > 0 and st.grey_round[seat] < gt.grey_per_player:
-        n = placements(st, gt, seat, FLASK_GREY, n)
+        if grey:
+            n = placements(st, gt, seat, FLASK_GREY, n)
+        return n
+    n = _add(st, n, code_exhaust(MRNA))
+    n = _add(st, n, code_exhaust(LIPID))
+    n = _add(st, n, code_exhaust(ATP))
+    start = n
+    n = placements(st, gt, seat, FLASK_OWN, n)
+    if grey:
+        # a grey flask's placement is the placing player's in every respect: the same options
+        # with the flask field set (codes stay ascending: the flask field outranks the target)
+        end = n
+        for i in range(start, end):
+            st.legal[n] = st.legal[i] | GREY_BIT
+            n += 1
     return n

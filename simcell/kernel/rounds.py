@@ -19,6 +19,7 @@ from simcell.kernel.enums import (
     EV_HP_IF,
     EV_LOCATION_BONUS,
 )
+from simcell.kernel.legal import card_price
 from simcell.kernel.scoring import end_game
 from simcell.kernel.state import (
     G_DEAL,
@@ -33,6 +34,8 @@ from simcell.kernel.state import (
     G_ROUND,
     G_ROUND_HOLDER,
     G_SEED,
+    G_BLOCK,
+    G_PICKS,
     G_TO_MOVE,
     G_VISIBLE,
     PH_PLACE,
@@ -56,6 +59,12 @@ def start_round(st, gt):
     st.first_player[r - 1] = holder
     st.g[G_TO_MOVE] = holder
     st.g[G_PHASE] = PH_PLACE
+    st.g[G_PICKS] = 0
+    b = st.g[G_BLOCK]
+    for slot in range(gt.n_slots):
+        c = st.slot_card[slot]
+        if c >= 0:
+            st.agg_offered[b, c, slot, card_price(st, gt, slot)] += 1
 
 
 @kernel_jit
@@ -150,6 +159,7 @@ def refresh_card_area(st, gt):
     deck, reshuffling the whole discard pile only when a card must be drawn from an empty deck."""
     n_slots = gt.n_slots
     if st.slot_card[0] >= 0:
+        st.agg_discarded[st.g[G_BLOCK], st.slot_card[0]] += 1
         n = st.g[G_DISCARD_N]
         st.discard[n] = st.slot_card[0]
         st.g[G_DISCARD_N] = n + 1

@@ -22,6 +22,7 @@ from simcell.kernel.enums import (
 )
 from simcell.kernel.rounds import start_round
 from simcell.kernel.state import (
+    G_BLOCK,
     G_DEAL,
     G_DECK_N,
     G_DETOX_REMOVED,
@@ -44,10 +45,12 @@ from simcell.kernel.stock import gain, measure_peak, trace_shuffle
 
 
 @kernel_jit
-def reset_state(st, gt, seed, deal, trace_on):
-    """Clear every array of the State for a new game."""
+def reset_state(st, gt, seed, deal, trace_on, block=0):
+    """Clear every array of the State for a new game (the block aggregates accumulate; the
+    game's figures go to block row `block`)."""
     for i in range(G_N):
         st.g[i] = 0
+    st.g[G_BLOCK] = block
     st.g[G_SEED] = seed
     st.g[G_DEAL] = deal
     st.g[G_TRACE_ON] = 1 if trace_on else 0
@@ -236,6 +239,9 @@ def apply_return(st, gt, card):
     st.hand[seat] &= ~bit
     st.kept[seat] = st.dealt[seat] & ~bit
     st.returned[seat] = card
+    for c in range(gt.n_ids):
+        if (st.kept[seat] >> np.int64(c)) & 1:
+            st.agg_acquired[st.g[G_BLOCK], c, 0] += 1
     if seat + 1 < gt.players:
         st.g[G_TO_MOVE] = seat + 1
         return

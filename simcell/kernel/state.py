@@ -34,6 +34,8 @@ G_EVENTS_REMOVED = 17  # bit set of event ids set aside at setup
 G_DETOX_REMOVED = 18  # bit set of card ids removed by two_player_remove_detox
 G_SETUP_SEAT = 19  # next seat to decide during setup
 G_VISIBLE = 20  # bit set of visible card ids: dealt, or ever in the Card Area
+G_PICKS = 21  # placements made so far this round (own and grey): the next pick order
+G_BLOCK = 22  # block (STATISTICS.md) of the game being played: row of the agg_* arrays
 G_N = 24
 
 # -- phases ---------------------------------------------------------------------------------
@@ -120,6 +122,8 @@ class GameTables(NamedTuple):
     card_hp: np.ndarray  # int32[id]
     card_bonus: np.ndarray  # int32[id] -> bonus_per_match
     card_gain: np.ndarray  # int32[id, resource] -> Additional Resource gain
+    type_mask: np.ndarray  # int64[card type] -> bit set of the card ids of that type
+    vesicle_type_mask: int  # bit set of the hormone and receptor card ids
     # events, indexed by position in the data (ids in event_id)
     event_id: np.ndarray  # int32[event]
     ev_first: np.ndarray  # int32[event] -> first effect row
@@ -204,11 +208,26 @@ class State(NamedTuple):
     win_share: np.ndarray  # float64[seat] win share (filled at scoring)
     rank: np.ndarray  # int64[seat] rank (filled at scoring)
     trace: np.ndarray  # int64[capacity] the trace (enums TRACE format) when G_TRACE_ON
+    # block aggregates, accumulated over the games played into row G_BLOCK (never reset by
+    # reset_state): one Phase 1 with a card in a slot is one exposure at the slot's price
+    agg_offered: np.ndarray  # int64[block, card id, slot, effective price] exposures
+    agg_bought: np.ndarray  # int64[block, card id, slot, effective price] purchases
+    agg_discarded: np.ndarray  # int64[block, card id] discarded from slot 0 unbought
+    agg_acquired: np.ndarray  # int64[block, card id, round] kept at setup (0) or bought
+    agg_completed: np.ndarray  # int64[block, card id, round] completed
+    agg_occupancy: np.ndarray  # int64[block, spot, round - 1, pick order] placements
 
 
-def new_state(gt: GameTables, trace_capacity: int = 0) -> State:
-    """Allocate a State sized for the game tables (reset by the kernel before each game)."""
+def max_picks(gt: GameTables) -> int:
+    """Most placements one round can hold (own flasks plus grey flasks)."""
+    return gt.players * gt.flasks + gt.grey_flasks
+
+
+def new_state(gt: GameTables, trace_capacity: int = 0, blocks: int = 1) -> State:
+    """Allocate a State sized for the game tables (reset by the kernel before each game),
+    with block aggregates for `blocks` blocks."""
     p, n_ids = gt.players, gt.n_ids
+    n_prices = int(gt.slot_prices.max()) + 1
     i32 = np.int32
     n_cards_space = max(n_ids, 1)
     return State(
@@ -265,6 +284,12 @@ def new_state(gt: GameTables, trace_capacity: int = 0) -> State:
         win_share=np.zeros(p, np.float64),
         rank=np.zeros(p, np.int64),
         trace=np.zeros(max(trace_capacity, 1), np.int64),
+        agg_offered=np.zeros((blocks, n_ids, gt.n_slots, n_prices), np.int64),
+        agg_bought=np.zeros((blocks, n_ids, gt.n_slots, n_prices), np.int64),
+        agg_discarded=np.zeros((blocks, n_ids), np.int64),
+        agg_acquired=np.zeros((blocks, n_ids, gt.max_rounds + 1), np.int64),
+        agg_completed=np.zeros((blocks, n_ids, gt.max_rounds + 1), np.int64),
+        agg_occupancy=np.zeros((blocks, gt.n_spots, gt.max_rounds, max_picks(gt)), np.int64),
     )
 
 

@@ -31,13 +31,17 @@ def tables_for(game: GameDefinition, players: int) -> GameTables:
     return build_tables(game, players)
 
 
+AGGREGATES = ("offered", "bought", "discarded", "acquired", "completed", "occupancy")
+
+
 @dataclass
 class Chunk:
-    """Records of a chunk of games, as numpy structured arrays."""
+    """Records of a chunk of games, as numpy structured arrays, and its block aggregates."""
 
     players: np.ndarray  # player_record_dtype rows, game-major, seat-minor
     games: np.ndarray  # game_record_dtype rows
     decisions: int
+    aggregates: dict[str, np.ndarray]  # AGGREGATES -> State.agg_* arrays (first axis: block)
 
 
 def _structured(columns, spec: list[tuple], n: int) -> np.ndarray:
@@ -64,19 +68,25 @@ def default_seats(players: int, policy: int = 0) -> tuple[np.ndarray, np.ndarray
 
 def play_chunk(
     game: GameDefinition, players: int, seed: int, first_game: int, n_games: int,
-    seat_policy: np.ndarray | None = None,
+    seat_policy: np.ndarray | None = None, total_games: int | None = None, blocks: int = 1,
 ) -> Chunk:
-    """Play games first_game .. first_game + n_games - 1 and return their records."""
+    """Play games first_game .. first_game + n_games - 1 of a run of `total_games` games
+    (default: first_game + n_games) and return their records and block aggregates (blocks of
+    the whole run: game g belongs to block g * blocks // total_games)."""
     from simcell.kernel.game import play_chunk as kernel_play_chunk
 
     gt = tables_for(game, players)
-    st = new_state(gt, 0)
+    st = new_state(gt, 0, blocks)
     pr, gr = allocate_records(gt, n_games)
     seat_player, default_policy = default_seats(players)
     policy = default_policy if seat_policy is None else np.asarray(seat_policy, np.int64)
-    decisions = kernel_play_chunk(st, gt, pr, gr, seed, first_game, n_games, seat_player, policy)
+    total = first_game + n_games if total_games is None else total_games
+    decisions = kernel_play_chunk(
+        st, gt, pr, gr, seed, first_game, n_games, total, seat_player, policy
+    )
     p, g = to_structured(gt, pr, gr, n_games)
-    return Chunk(p, g, int(decisions))
+    aggregates = {name: getattr(st, f"agg_{name}") for name in AGGREGATES}
+    return Chunk(p, g, int(decisions), aggregates)
 
 
 @dataclass
