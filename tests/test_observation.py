@@ -116,15 +116,15 @@ def test_public_and_own_information_changes_the_observation() -> None:
         rival = (seat + 1) % gt.players
         before = _observe(st, gt, seat)
         for mutate in (
-            lambda s: s.stock.__setitem__((rival, 4), s.stock[rival, 4] + 1),
-            lambda s: s.hp.__setitem__((rival, 0), s.hp[rival, 0] + 1),
-            lambda s: s.hand.__setitem__(seat, int(s.hand[seat]) ^ (1 << 42)),
-            lambda s: s.slot_card.__setitem__(0, (int(s.slot_card[0]) + 1) % 43),
-            lambda s: s.ves_load.__setitem__((0, 0), s.ves_load[0, 0] + 1)
+            lambda s, seat, rival: s.stock.__setitem__((rival, 4), s.stock[rival, 4] + 1),
+            lambda s, seat, rival: s.hp.__setitem__((rival, 0), s.hp[rival, 0] + 1),
+            lambda s, seat, rival: s.hand.__setitem__(seat, int(s.hand[seat]) ^ (1 << 42)),
+            lambda s, seat, rival: s.slot_card.__setitem__(0, (int(s.slot_card[0]) + 1) % 43),
+            lambda s, seat, rival: s.ves_load.__setitem__((0, 0), s.ves_load[0, 0] + 1)
             if s.ves_owner[0, 0] >= 0 else s.ves_owner.__setitem__((0, 0), rival),
         ):
             other = _copy(st)
-            mutate(other)
+            mutate(other, seat, rival)
             assert not np.array_equal(_observe(other, gt, seat), before)
             changed += 1
     assert changed > 10
