@@ -72,7 +72,7 @@ def apply_phase_one(st, gt, code):
     else:
         place(st, gt, seat, code_flask(code), code_target(code), code_p1(code), code_p2(code),
               code_p3(code))
-    measure_peak(st)
+    measure_peak(st, gt)
     advance_turn(st, gt)
 
 

@@ -13,6 +13,7 @@ jitted function is defined.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 from pathlib import Path
@@ -24,11 +25,13 @@ NUMBA_LAYER = ("kernel", "policies")
 
 
 def _code_hash() -> str:
+    """Hash of the syntax trees of every numba-layer file: code changes count, comments and
+    formatting do not."""
     h = hashlib.sha256()
     for folder in NUMBA_LAYER:
         for path in sorted((_PACKAGE / folder).glob("*.py")):
             h.update(path.name.encode())
-            h.update(path.read_bytes())
+            h.update(ast.dump(ast.parse(path.read_text(encoding="utf-8"))).encode())
     return h.hexdigest()
 
 

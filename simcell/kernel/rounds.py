@@ -102,7 +102,7 @@ def phase_two(st, gt):
     e = st.event_deck[st.g[G_EVENT_NEXT]]
     st.g[G_EVENT_NEXT] += 1
     resolve_event(st, gt, e)
-    measure_peak(st)
+    measure_peak(st, gt)
     refresh_card_area(st, gt)
     if gt.rotate:
         st.g[G_MARKER] = (st.g[G_MARKER] + 1) % gt.players

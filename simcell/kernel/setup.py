@@ -281,7 +281,7 @@ def apply_combo(st, gt, combo):
         if k >= 0:
             for r in range(5):
                 gain(st, gt, s, r, gt.epi_start[k, r], gt.fr_start_bonus)
-    measure_peak(st)
+    measure_peak(st, gt)
     start_round(st, gt)
 
 

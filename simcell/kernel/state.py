@@ -22,7 +22,7 @@ G_MARKER = 5  # seat holding the First Player Marker
 G_ROUND_HOLDER = 6  # seat that held the marker when this round's Phase 1 started
 G_GREY_LEFT = 7  # grey flasks still in the grey flask area this round
 G_DISCOUNT = 8  # card_discount in force this round
-G_DECK_N = 9  # cards in the deck (deck[0] is the top)
+G_DECK_N = 9  # cards in the deck (stored bottom first: the top is deck[G_DECK_N - 1])
 G_DISCARD_N = 10  # cards in the discard pile (in the order discarded)
 G_EVENT_N = 11  # events in the event deck
 G_EVENT_NEXT = 12  # position in event_deck of the next event to reveal
@@ -179,7 +179,7 @@ class State(NamedTuple):
     ves_golgi: np.ndarray  # int32[organelle, budding index] Golgi resource, -1 none
     spot_occ: np.ndarray  # int32[spot] seat whose flask is there, -1 free
     slot_card: np.ndarray  # int32[slot] card id, -1 empty
-    deck: np.ndarray  # int32[position] card ids, deck[0] is the top (G_DECK_N used)
+    deck: np.ndarray  # int32[position] card ids, bottom first: top = deck[G_DECK_N - 1]
     discard: np.ndarray  # int32[position] card ids in the discard pile (G_DISCARD_N used)
     event_deck: np.ndarray  # int32[position] event (data position) in reveal order
     goals: np.ndarray  # int32[goal index] goal (data position) in play

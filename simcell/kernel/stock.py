@@ -122,21 +122,12 @@ def add_event_hp(st, seat, n):
 
 # -- measurements -------------------------------------------------------------------------------
 @kernel_jit
-def measure_peak(st):
-    """Update peak use: every player's stock plus all cargo, by resource."""
+def measure_peak(st, gt):
+    """Update peak use: every player's stock plus all cargo, by resource. Every token that is
+    not in the supply is in a stock or on a vesicle, and the supply count is kept in both modes
+    (it may go negative when unlimited), so use = component count - supply."""
     for r in range(5):
-        use = 0
-        for s in range(st.stock.shape[0]):
-            use += st.stock[s, r]
-        for org in range(3):
-            for i in range(st.ves_owner.shape[1]):
-                if st.ves_owner[org, i] >= 0:
-                    er = PROTEIN if st.ves_origin[org, i] == ORG_ROUGH else LIPID
-                    if er == r:
-                        use += st.ves_load[org, i]
-                    g = st.ves_golgi[org, i]
-                    if g != NO_GOLGI and golgi_resource(g) == r:
-                        use += 1
+        use = gt.supply[r] - st.supply[r]
         if use > st.peak[r]:
             st.peak[r] = use
 
