@@ -20,7 +20,7 @@ from simcell.kernel.enums import (
     EV_LOCATION_BONUS,
 )
 from simcell.kernel.legal import card_price
-from simcell.kernel.scoring import end_game
+from simcell.kernel.scoring import completed_in, end_game
 from simcell.kernel.state import (
     G_DEAL,
     G_DECK_N,
@@ -109,15 +109,6 @@ def phase_two(st, gt):
 
 
 @kernel_jit
-def _completed_in(st, seat, type_bits):
-    n = 0
-    for t in range(6):
-        if (type_bits >> t) & 1:
-            n += st.completed_by_type[seat, t]
-    return n
-
-
-@kernel_jit
 def resolve_event(st, gt, e):
     """Resolve the effects of event e (data position) in listed order (RULES.md §6)."""
     p = gt.players
@@ -148,7 +139,7 @@ def resolve_event(st, gt, e):
                 elif cond == COND_STOCK_AT_MOST:
                     met = st.stock[s, gt.eff_res[j]] <= gt.eff_m[j]
                 elif cond == COND_COMPLETED_AT_LEAST:
-                    met = _completed_in(st, s, gt.eff_types[j]) >= gt.eff_m[j]
+                    met = completed_in(st, s, gt.eff_types[j]) >= gt.eff_m[j]
                 if met:
                     add_event_hp(st, s, gt.eff_n[j])
 

@@ -19,9 +19,9 @@ SOURCE_EVENT = 9  # enums.HP_SOURCES index of "event"
 
 # -- personal stock ---------------------------------------------------------------------------
 @kernel_jit
-def gain(st, gt, seat, r, n, row):
-    """Seat gains n of resource r from the supply (cut by a limited supply); returns the
-    amount gained."""
+def take_from_supply(st, gt, r, n):
+    """n of resource r leave the supply, cut to what is left when the supply is limited (the
+    missing part is a shortfall); returns the amount taken."""
     if n <= 0:
         return 0
     a = n
@@ -30,8 +30,16 @@ def gain(st, gt, seat, r, n, row):
         if left < n:
             a = left if left > 0 else 0
             st.shortfall[r] += n - a
-    st.stock[seat, r] += a
     st.supply[r] -= a
+    return a
+
+
+@kernel_jit
+def gain(st, gt, seat, r, n, row):
+    """Seat gains n of resource r from the supply (cut by a limited supply); returns the
+    amount gained."""
+    a = take_from_supply(st, gt, r, n)
+    st.stock[seat, r] += a
     st.flows[seat, row, r] += a
     return a
 
@@ -50,15 +58,7 @@ def spend(st, seat, r, n, row):
 @kernel_jit
 def load_from_supply(st, gt, seat, r, n):
     """Cargo from the supply onto a vesicle of `seat` (cut by a limited supply)."""
-    if n <= 0:
-        return 0
-    a = n
-    if gt.limited:
-        left = st.supply[r]
-        if left < n:
-            a = left if left > 0 else 0
-            st.shortfall[r] += n - a
-    st.supply[r] -= a
+    a = take_from_supply(st, gt, r, n)
     st.flows[seat, gt.fr_cargo_loaded, r] += a
     return a
 
