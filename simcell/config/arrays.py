@@ -50,21 +50,18 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
     loc_n_spots = np.array([len(loc.spots) for loc in b.locations], i32)
     loc_first_spot = np.concatenate([[0], np.cumsum(loc_n_spots)[:-1]]).astype(i32)
     n_spots = int(loc_n_spots.sum())
-    spot_loc = np.repeat(np.arange(n_loc, dtype=i32), loc_n_spots).astype(i32)
     spot_cost = np.array([s.cost for loc in b.locations for s in loc.spots], i32).reshape(n_spots, 5)
     spot_gain = np.array([s.gain for loc in b.locations for s in loc.spots], i32).reshape(n_spots, 5)
-    action_loc = np.full(len(LOCATION_ACTIONS), -1, i32)
-    for i, loc in enumerate(b.locations):
-        if loc.action != "collect":
-            action_loc[LOCATION_ACTIONS.index(loc.action)] = i
 
     n_ids = max(c.id for c in game.cards) + 1
     card_in_game = np.zeros(n_ids, np.bool_)
     fields = {k: np.zeros(n_ids, i32) for k in ("type", "atp", "protein", "carb", "lipid", "hp", "bonus")}
     card_golgi = np.full(n_ids, -1, i32)
     card_gain = np.zeros((n_ids, N_RESOURCES), i32)
+    type_mask = np.zeros(len(CARD_TYPES), np.int64)
     for c in game.cards:
         card_in_game[c.id] = True
+        type_mask[CARD_TYPES.index(c.type)] |= np.int64(1) << np.int64(c.id)
         fields["type"][c.id] = CARD_TYPES.index(c.type)
         fields["atp"][c.id] = c.atp
         fields["protein"][c.id] = c.protein
@@ -76,9 +73,6 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         if c.golgi is not None:
             card_golgi[c.id] = GOLGI_RESOURCES.index(c.golgi)
 
-    type_mask = np.zeros(len(CARD_TYPES), np.int64)
-    for c in game.cards:
-        type_mask[CARD_TYPES.index(c.type)] |= np.int64(1) << np.int64(c.id)
     vesicle_mask = 0
     for t in VESICLE_TYPES:
         vesicle_mask |= int(type_mask[CARD_TYPES.index(t)])
@@ -178,8 +172,6 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         loc_action=loc_action,
         loc_first_spot=loc_first_spot,
         loc_n_spots=loc_n_spots,
-        action_loc=action_loc,
-        spot_loc=spot_loc,
         spot_cost=spot_cost,
         spot_gain=spot_gain,
         slot_prices=np.array(b.slot_prices, i32),

@@ -11,7 +11,7 @@ import dataclasses
 from collections import Counter
 from typing import Any
 
-from simcell.config.errors import ConfigError, allowed
+from simcell.config.errors import allowed
 from simcell.config.model import (
     Board,
     Card,
@@ -24,7 +24,7 @@ from simcell.config.model import (
     Spot,
     resource_vector,
 )
-from simcell.config.tables import Table
+from simcell.config.tables import MISSING, Table
 from simcell.kernel.enums import (
     CARD_FIELDS,
     CARD_TYPES,
@@ -34,7 +34,6 @@ from simcell.kernel.enums import (
     GOLGI_RESOURCES,
     HP_IF_CONDITIONS,
     LOCATION_ACTIONS,
-    MACROMOLECULES,
     MAX_CARDS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -46,6 +45,7 @@ from simcell.kernel.enums import (
     TYPE_OR_GROUP,
     YIELD_BONUS_ACTIONS,
 )
+from simcell.kernel.enums import MAX_BATCH_CODE, MAX_BUDDING
 
 PLAYER_COUNTS = tuple(str(p) for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
 SPOT_LABELS = "abcdefghijklmnopqrstuvwxyz"
@@ -64,9 +64,10 @@ BOARD_RULE_KEYS = ("starting_atp", "slot_prices", "budding_locations")
 
 
 # -- shared pieces ------------------------------------------------------------------------
-def _resource_table(t: Table, key: str, *, default: Any = None) -> tuple[int, ...]:
-    """A {resource = amount} table with non-negative amounts."""
-    sub = t.table(key, {} if default is None else default)
+def _resource_table(t: Table, key: str, *, default: Any = MISSING) -> tuple[int, ...]:
+    """A {resource = amount} table with non-negative amounts (required unless a default is
+    given)."""
+    sub = t.table(key, default)
     amounts = {r: sub.take(r, int, 0, minimum=0) for r in RESOURCES}
     sub.finish()
     return resource_vector(amounts)
@@ -89,7 +90,7 @@ def parse_rules(t: Table) -> Rules:
         two_player_remove_detox=t.take("two_player_remove_detox", bool),
         turn_order=t.take("turn_order", str, choices=TURN_ORDERS),
         laureates_holder_may_take=t.take("laureates_holder_may_take", bool),
-        max_batch=t.take("max_batch", int, minimum=1),
+        max_batch=t.take("max_batch", int, minimum=1, maximum=MAX_BATCH_CODE),
         tie_rule=t.take("tie_rule", str, choices=TIE_RULES),
     )
     t.finish()
@@ -135,7 +136,7 @@ def parse_board(t: Table) -> Board:
     area.finish()
 
     bud = t.table("budding_locations")
-    budding = tuple(bud.take(o, int) for o in ORGANELLES)
+    budding = tuple(bud.take(o, int, maximum=MAX_BUDDING) for o in ORGANELLES)
     for o, n in zip(ORGANELLES, budding):
         if n < 1:
             raise bud.error(o, f"zero budding locations; every organelle needs at least 1, got {n}")
@@ -234,7 +235,7 @@ def override_board_rules(board: Board, rules_table: Table) -> Board:
         bud = rules_table.table("budding_locations")
         values = []
         for o, current in zip(ORGANELLES, board.budding_locations):
-            n = bud.take(o, int, current)
+            n = bud.take(o, int, current, maximum=MAX_BUDDING)
             if n < 1:
                 raise bud.error(o, f"zero budding locations; every organelle needs at least 1, got {n}")
             values.append(n)
@@ -413,17 +414,3 @@ def parse_goals(t: Table, board: Board) -> tuple[Goal, ...]:
         raise t.error("goal", f"{len(goals)} goal cards, but up to {need} are revealed at setup")
     return tuple(sorted(goals, key=lambda g: g.id))
 
-
-__all__ = [
-    "BOARD_RULE_KEYS",
-    "MACROMOLECULES",
-    "RULE_KEYS",
-    "ConfigError",
-    "override_board_rules",
-    "parse_board",
-    "parse_cards",
-    "parse_epigenetic",
-    "parse_events",
-    "parse_goals",
-    "parse_rules",
-]

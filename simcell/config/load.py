@@ -7,11 +7,13 @@ Everything is validated here, at the boundary; the kernel trusts what it is give
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from simcell.config.checks import check_game
 from simcell.config.data import (
     BOARD_RULE_KEYS,
     RULE_KEYS,
@@ -52,11 +54,6 @@ class PolicyField:
     params: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] = ()
 
     @property
-    def homogeneous(self) -> bool:
-        names = self.policies
-        return len(set(names)) == 1
-
-    @property
     def policies(self) -> tuple[str, ...]:
         if self.policy is not None:
             return (self.policy,)
@@ -90,7 +87,6 @@ class RunConfig:
     data_files: tuple[tuple[str, str], ...]  # (kind, path) actually read
     overrides: tuple[str, ...]  # one line per overridden value
     report: ReportSettings
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 # -- game definition -------------------------------------------------------------------------
@@ -139,15 +135,14 @@ def load_game(
     goals = parse_goals(table("goals"), board)
     epigenetic = parse_epigenetic(table("epigenetic"), board)
     game = GameDefinition(board, cards, events, goals, epigenetic, rules)
-    from simcell.config.checks import check_game
-
     check_game(game, players, files, origins)
     read = tuple((kind, str(files[kind])) for kind in DATA_KINDS)
     return game, read, tuple(applied)
 
 
+@functools.cache
 def load_default_game() -> GameDefinition:
-    """The shipped game with its default rules."""
+    """The shipped game with its default rules (read once per process)."""
     return load_game()[0]
 
 

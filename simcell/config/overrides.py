@@ -16,13 +16,14 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from simcell.config.errors import ConfigError, allowed, nearest
+from simcell.config.data import SPOT_LABELS
+from simcell.config.errors import allowed, nearest
 from simcell.config.tables import Table
 from simcell.kernel.enums import CARD_FIELDS
 
 Origins = dict[str, tuple[Path | str, str]]
 
-# kind in [overrides] -> (key of the array of tables in the data file, keys an override may set)
+# kind in [overrides] -> key of the array of tables in the data file
 ENTRY_KINDS = {
     "cards": "card",
     "events": "event",
@@ -30,7 +31,6 @@ ENTRY_KINDS = {
     "epigenetic": "epigenetic",
 }
 BOARD_SECTIONS = ("components", "setup", "card_area", "budding_locations", "goals")
-SPOT_LABELS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def apply_overrides(
@@ -77,7 +77,7 @@ def _override_entries(
         if kind == "cards":
             settable = CARD_FIELDS.get(row.get("type"), ())
         elif kind == "goals":
-            settable = tuple(k for k in ("criterion", "type", "resource", "n", "hp"))
+            settable = ("criterion", "type", "resource", "n", "hp")
         else:
             settable = ("effects",)
         for key in values.keys():
@@ -178,5 +178,3 @@ def _show(value: Any) -> str:
         return "(unset)"
     return str(value)
 
-
-__all__ = ["ConfigError", "apply_overrides"]

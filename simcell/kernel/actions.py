@@ -15,7 +15,6 @@ from simcell.kernel.enums import (
     ATP,
     CARB,
     FLASK_GREY,
-    GOLGI_CARB,
     LA_CARD_AREA,
     LA_COLLECT,
     LA_DETOX,
@@ -45,11 +44,11 @@ from simcell.kernel.state import (
     G_PICKS,
     G_ROUND,
     G_TO_MOVE,
-    NO_GOLGI,
 )
 from simcell.kernel.stock import (
     clear_vesicle,
     gain,
+    golgi_resource,
     load_from_stock,
     load_from_supply,
     measure_peak,
@@ -165,7 +164,6 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
         st.disks_free[seat] -= 1
         st.ves_owner[org, idx] = seat
         st.ves_origin[org, idx] = org
-        st.ves_golgi[org, idx] = NO_GOLGI
         if rough:
             load = load_from_supply(st, gt, seat, PROTEIN, p1)
             load += load_from_supply(st, gt, seat, PROTEIN, st.yield_bonus[seat, loc])
@@ -176,8 +174,7 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
     elif action == LA_GOLGI:
         src_org = p1 // SOURCE_RADIX
         src_idx = p1 % SOURCE_RADIX
-        res = CARB if p2 == GOLGI_CARB else LIPID
-        load_from_stock(st, gt, seat, res, 1)
+        load_from_stock(st, gt, seat, golgi_resource(p2), 1)
         if p3 > 0:
             displace(st, gt, ORG_GOLGI, p3 - 1)
             gidx = p3 - 1

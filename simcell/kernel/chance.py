@@ -71,12 +71,6 @@ def uniform_index(key, n):
 
 
 @kernel_jit
-def uniform01(key):
-    """A uniform draw in [0, 1) determined by the key."""
-    return np.float64(splitmix64(key) >> S11) / TWO53
-
-
-@kernel_jit
 def policy_index(seat, decision):
     """Stream index of a seat's decision: seat << 32 | decision number."""
     return (np.uint64(seat) << S32) | np.uint64(decision)

@@ -6,7 +6,7 @@ passing the State struct between rules functions costs nothing.
 
 numba invalidates a cached function only when its own file changes, not when a function it
 calls from another file does; a stale cache would then run old rules. So the cache lives in a
-folder named by a hash of every numba-layer source file (`CODE_HASH`, also recorded by runs):
+folder named by a hash of every numba-layer source file (`CODE_HASH`, for runs to record):
 any change to the kernel or the policies compiles afresh. This module is imported before any
 jitted function is defined.
 """

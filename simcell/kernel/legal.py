@@ -14,7 +14,6 @@ from simcell.kernel.enums import (
     ENZYME,
     FLASK_GREY,
     FLASK_OWN,
-    GOLGI_CARB,
     LA_CARD_AREA,
     LA_COLLECT,
     LA_DETOX,
@@ -38,6 +37,7 @@ from simcell.kernel.enums import (
     STEROID_HORMONE,
     STEROID_RECEPTOR,
 )
+from simcell.kernel.stock import golgi_resource
 from simcell.kernel.state import G_DISCOUNT, G_GREY_LEFT, G_ROUND_HOLDER, G_TO_MOVE
 
 GREY_BIT = np.int64(FLASK_GREY) << np.int64(SHIFT_FLASK)
@@ -179,7 +179,7 @@ def placements(st, gt, seat, flask, n):
                         continue
                     src = org * SOURCE_RADIX + idx
                     for res in range(2):
-                        if stock[seat, CARB if res == GOLGI_CARB else LIPID] < 1:
+                        if stock[seat, golgi_resource(res)] < 1:
                             continue
                         if has_free:
                             n = _add(st, n, code_place(flask, loc, src, res, 0))

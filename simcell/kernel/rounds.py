@@ -18,6 +18,7 @@ from simcell.kernel.enums import (
     EV_DISCARD_DOWN,
     EV_HP_IF,
     EV_LOCATION_BONUS,
+    MACROMOLECULES,
 )
 from simcell.kernel.legal import card_price
 from simcell.kernel.scoring import completed_in, end_game
@@ -79,23 +80,22 @@ def advance_turn(st, gt):
             st.g[G_TO_MOVE] = nxt
             return
     r = st.g[G_ROUND]
-    if r >= gt.rounds:
-        for s in range(p):
-            st.hp_round[s, r - 1] = total_hp(st, s)
-        end_game(st, gt)
-        return
-    phase_two(st, gt)
+    last = r >= gt.rounds
+    if not last:
+        phase_two(st, gt)
     for s in range(p):
         st.hp_round[s, r - 1] = total_hp(st, s)
-    start_round(st, gt)
+    if last:
+        end_game(st, gt)
+    else:
+        start_round(st, gt)
 
 
 @kernel_jit
 def phase_two(st, gt):
-    """Retrieve flasks, end the round's effects, reveal and resolve the next event, refresh
-    the Card Area, and with turn_order = rotate pass the marker."""
-    st.spot_occ[:] = -1
-    st.g[G_GREY_LEFT] = gt.grey_flasks
+    """End the round's effects, reveal and resolve the next event, refresh the Card Area, and
+    with turn_order = rotate pass the marker. (Flasks are retrieved and grey flasks returned
+    by start_round, which always follows.)"""
     st.bonus_res[:] = -1
     st.bonus_n[:] = 0
     st.g[G_DISCOUNT] = 0
@@ -126,7 +126,7 @@ def resolve_event(st, gt, e):
             st.g[G_DISCOUNT] = gt.eff_n[j]
         elif kind == EV_DISCARD_DOWN:
             for s in range(p):
-                for r in range(4):  # macromolecules: mRNA, Protein, Carbohydrate, Lipid
+                for r in range(len(MACROMOLECULES)):  # mRNA, Protein, Carbohydrate, Lipid
                     excess = st.stock[s, r] - gt.eff_limit[j]
                     if excess > 0:
                         spend(st, s, r, excess, gt.fr_discard)

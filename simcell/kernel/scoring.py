@@ -18,6 +18,7 @@ from simcell.kernel.enums import (
     STEROID_RECEPTOR,
 )
 from simcell.kernel.state import G_PHASE, PH_OVER
+from simcell.kernel.stock import total_hp
 
 
 @kernel_jit
@@ -83,9 +84,7 @@ def final_scores(st, gt, out_hp, out_share, out_rank):
     p = gt.players
     best = -1
     for s in range(p):
-        t = 0
-        for k in range(st.hp.shape[1]):
-            t += st.hp[s, k]
+        t = total_hp(st, s)
         out_hp[s] = t
         if t > best:
             best = t

@@ -30,7 +30,6 @@ from simcell.kernel.state import (
     G_EVENT_N,
     G_EVENTS_REMOVED,
     G_MARKER,
-    G_N,
     G_PHASE,
     G_SEED,
     G_SETUP_SEAT,
@@ -48,8 +47,7 @@ from simcell.kernel.stock import gain, measure_peak, trace_shuffle
 def reset_state(st, gt, seed, deal, trace_on, block=0):
     """Clear every array of the State for a new game (the block aggregates accumulate; the
     game's figures go to block row `block`)."""
-    for i in range(G_N):
-        st.g[i] = 0
+    st.g[:] = 0
     st.g[G_BLOCK] = block
     st.g[G_SEED] = seed
     st.g[G_DEAL] = deal

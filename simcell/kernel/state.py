@@ -12,6 +12,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simcell.kernel.enums import (
+    COMPLETED_TYPES,
+    GOLGI_NONE,
+    HP_SOURCES,
+    N_RESOURCES,
+    game_record_dtype,
+    player_record_dtype,
+)
+
 # -- State.g scalar slots ------------------------------------------------------------------
 G_SEED = 0  # master seed
 G_DEAL = 1  # deal index (chance streams are keyed by it)
@@ -36,7 +45,7 @@ G_SETUP_SEAT = 19  # next seat to decide during setup
 G_VISIBLE = 20  # bit set of visible card ids: dealt, or ever in the Card Area
 G_PICKS = 21  # placements made so far this round (own and grey): the next pick order
 G_BLOCK = 22  # block (STATISTICS.md) of the game being played: row of the agg_* arrays
-G_N = 24
+G_N = 23
 
 # -- phases ---------------------------------------------------------------------------------
 PH_RETURN = 0  # setup step 3: each seat returns one dealt card
@@ -44,7 +53,7 @@ PH_COMBO = 1  # setup step 5: each seat takes a 2-resource combination
 PH_PLACE = 2  # Phase 1 of a round
 PH_OVER = 3  # scored
 
-NO_GOLGI = -1
+NO_GOLGI = GOLGI_NONE  # a vesicle that has not visited the Golgi
 
 
 class GameTables(NamedTuple):
@@ -102,8 +111,6 @@ class GameTables(NamedTuple):
     loc_action: np.ndarray  # int32[location] -> index into enums.LOCATION_ACTIONS
     loc_first_spot: np.ndarray  # int32[location] -> first spot id
     loc_n_spots: np.ndarray  # int32[location] -> number of spots
-    action_loc: np.ndarray  # int32[action index] -> location of that single action (-1: collect)
-    spot_loc: np.ndarray  # int32[spot] -> location
     spot_cost: np.ndarray  # int32[spot, resource]
     spot_gain: np.ndarray  # int32[spot, resource]
     slot_prices: np.ndarray  # int32[slot] -> ATP price
@@ -232,15 +239,15 @@ def new_state(gt: GameTables, trace_capacity: int = 0, blocks: int = 1) -> State
     n_cards_space = max(n_ids, 1)
     return State(
         g=np.zeros(G_N, np.int64),
-        stock=np.zeros((p, 5), i32),
-        hp=np.zeros((p, 10), i32),
+        stock=np.zeros((p, N_RESOURCES), i32),
+        hp=np.zeros((p, len(HP_SOURCES)), i32),
         hand=np.zeros(p, np.int64),
         dealt=np.zeros(p, np.int64),
         kept=np.zeros(p, np.int64),
         bought=np.zeros(p, np.int64),
         completed=np.zeros(p, np.int64),
         returned=np.zeros(p, i32),
-        completed_by_type=np.zeros((p, 6), i32),
+        completed_by_type=np.zeros((p, len(COMPLETED_TYPES)), i32),
         own_left=np.zeros(p, i32),
         out=np.zeros(p, i32),
         grey_round=np.zeros(p, i32),
@@ -248,7 +255,7 @@ def new_state(gt: GameTables, trace_capacity: int = 0, blocks: int = 1) -> State
         markers_left=np.zeros(p, i32),
         epi=np.zeros(p, i32),
         yield_bonus=np.zeros((p, gt.n_loc), i32),
-        discount=np.zeros((p, 6), i32),
+        discount=np.zeros((p, len(COMPLETED_TYPES)), i32),
         ves_owner=np.zeros((3, gt.max_budding), i32),
         ves_origin=np.zeros((3, gt.max_budding), i32),
         ves_load=np.zeros((3, gt.max_budding), i32),
@@ -263,8 +270,8 @@ def new_state(gt: GameTables, trace_capacity: int = 0, blocks: int = 1) -> State
         goal_nmark=np.zeros(max(gt.goals_revealed, 1), i32),
         bonus_res=np.zeros(gt.n_loc, i32),
         bonus_n=np.zeros(gt.n_loc, i32),
-        supply=np.zeros(5, i32),
-        flows=np.zeros((p, gt.n_flow, 5), i32),
+        supply=np.zeros(N_RESOURCES, i32),
+        flows=np.zeros((p, gt.n_flow, N_RESOURCES), i32),
         exhausted=np.zeros(p, i32),
         grey_total=np.zeros(p, i32),
         laureates=np.zeros(p, i32),
@@ -274,8 +281,8 @@ def new_state(gt: GameTables, trace_capacity: int = 0, blocks: int = 1) -> State
         placements=np.zeros((p, gt.n_loc), i32),
         hp_round=np.zeros((p, gt.max_rounds), i32),
         first_player=np.zeros(gt.max_rounds, i32),
-        peak=np.zeros(5, i32),
-        shortfall=np.zeros(5, i32),
+        peak=np.zeros(N_RESOURCES, i32),
+        shortfall=np.zeros(N_RESOURCES, i32),
         decisions=np.zeros(p, np.int64),
         legal=np.zeros(gt.max_legal, np.int64),
         scratch=np.zeros(max(n_ids, gt.n_events, gt.n_goals, gt.n_epi, 1), i32),
@@ -358,8 +365,6 @@ def _allocate(cls, spec: list[tuple], n: int):
 
 def allocate_records(gt: GameTables, n_games: int) -> tuple[PlayerRecords, GameRecords]:
     """Preallocated record columns for n_games games of this player count."""
-    from simcell.kernel.enums import game_record_dtype, player_record_dtype
-
     pr = _allocate(PlayerRecords, player_record_dtype(gt.n_loc, gt.max_rounds), n_games * gt.players)
     gr = _allocate(
         GameRecords, game_record_dtype(gt.n_events, gt.goals_revealed_max, gt.max_rounds), n_games

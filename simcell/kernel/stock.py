@@ -6,15 +6,17 @@ from __future__ import annotations
 from simcell.kernel.jit import kernel_jit
 
 from simcell.kernel.enums import (
+    CARB,
+    GOLGI_CARB,
     LIPID,
     ORG_ROUGH,
     PROTEIN,
+    SRC_EVENT,
     TRACE_DECISION,
     TRACE_SHUFFLE,
 )
 from simcell.kernel.state import G_TRACE_LEN, G_TRACE_ON, G_TRACE_OVERFLOW, NO_GOLGI
 
-SOURCE_EVENT = 9  # enums.HP_SOURCES index of "event"
 
 
 # -- personal stock ---------------------------------------------------------------------------
@@ -90,7 +92,7 @@ def vesicle_cargo_to_supply(st, gt, org, idx, row):
 @kernel_jit
 def golgi_resource(golgi):
     """Resource index of a Golgi resource code (GOLGI_CARB -> CARB, GOLGI_LIPID -> LIPID)."""
-    return 2 if golgi == 0 else 3
+    return CARB if golgi == GOLGI_CARB else LIPID
 
 
 @kernel_jit
@@ -117,7 +119,7 @@ def add_event_hp(st, seat, n):
         t = total_hp(st, seat)
         if -n > t:
             n = -t
-    st.hp[seat, SOURCE_EVENT] += n
+    st.hp[seat, SRC_EVENT] += n
 
 
 # -- measurements -------------------------------------------------------------------------------
