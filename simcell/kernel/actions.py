@@ -5,7 +5,7 @@ bonus, Additional Resource gain)."""
 from __future__ import annotations
 
 import numpy as np
-from simcell.kernel.jit import kernel_jit
+from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 
 from simcell.kernel.codes import code_flask, code_kind, code_p1, code_p2, code_p3, code_target
 from simcell.kernel.enums import (
@@ -57,7 +57,7 @@ from simcell.kernel.stock import (
 )
 
 
-@kernel_jit
+@kernel_jit_inline
 def apply_phase_one(st, gt, code):
     """Apply a legal Phase 1 action of the player to move, then pass the turn."""
     seat = st.g[G_TO_MOVE]
@@ -97,7 +97,7 @@ def displace(st, gt, org, idx):
     st.ves_lost[owner] += 1
 
 
-@kernel_jit
+@kernel_jit_inline
 def place(st, gt, seat, flask, loc, p1, p2, p3):
     """Place a flask at location `loc` with the action's parameters and resolve it."""
     if flask == FLASK_GREY:

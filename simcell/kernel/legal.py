@@ -4,7 +4,7 @@ written to State.legal in ascending code order (the loops run in code order, so 
 from __future__ import annotations
 
 import numpy as np
-from simcell.kernel.jit import kernel_jit
+from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 
 from simcell.kernel.codes import code_exhaust, code_pass, code_place
 from simcell.kernel.enums import (
@@ -101,7 +101,7 @@ def _add(st, n, code):
     return n + 1
 
 
-@kernel_jit
+@kernel_jit_inline
 def _er_options(st, gt, seat, flask, loc, org, kmax, n):
     """Rough ER / Steroid Synthesis: k = 1..kmax, with a victim only when the ER is full."""
     if kmax < 1 or st.disks_free[seat] < 1:
@@ -117,7 +117,7 @@ def _er_options(st, gt, seat, flask, loc, org, kmax, n):
     return n
 
 
-@kernel_jit
+@kernel_jit_inline
 def placements(st, gt, seat, flask, n):
     """Append every legal placement of one flask kind, location by location."""
     stock = st.stock
@@ -212,7 +212,7 @@ def placements(st, gt, seat, flask, n):
     return n
 
 
-@kernel_jit
+@kernel_jit_inline
 def phase_one_legal(st, gt):
     """Every legal action of the player to move in Phase 1; returns how many."""
     seat = st.g[G_TO_MOVE]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcell.kernel.jit import kernel_jit
+from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 
 from simcell.kernel.chance import keyed_shuffle, stream_key
 from simcell.kernel.enums import (
@@ -68,7 +68,7 @@ def start_round(st, gt):
             st.agg_offered[b, c, slot, card_price(st, gt, slot)] += 1
 
 
-@kernel_jit
+@kernel_jit_inline
 def advance_turn(st, gt):
     """After a Phase 1 action: the next seat (increasing index modulo P) not yet out moves;
     when everyone is out, Phase 2 runs (or, after the final round, the game is scored)."""
