@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 
+from simcell.kernel.bits import lowest_bit
 from simcell.kernel.codes import code_exhaust, code_pass, code_place
 from simcell.kernel.enums import (
     ATP,
@@ -155,14 +156,15 @@ def placements(st, gt, seat, flask, n):
                 n = _add(st, n, code_place(flask, loc, k, 0, 0))
         elif action == LA_ENZYME:
             cards = hand & gt.type_mask[ENZYME]
-            for c in range(gt.n_ids if cards != 0 else 0):
-                if (cards >> np.int64(c)) & 1:
-                    if (
-                        completion_atp(st, gt, seat, c) <= stock[seat, ATP]
-                        and gt.card_protein[c] <= stock[seat, PROTEIN]
-                        and gt.card_carb[c] <= stock[seat, CARB]
-                    ):
-                        n = _add(st, n, code_place(flask, loc, c, 0, 0))
+            while cards != 0:
+                c = lowest_bit(cards)
+                cards &= cards - np.int64(1)
+                if (
+                    completion_atp(st, gt, seat, c) <= stock[seat, ATP]
+                    and gt.card_protein[c] <= stock[seat, PROTEIN]
+                    and gt.card_carb[c] <= stock[seat, CARB]
+                ):
+                    n = _add(st, n, code_place(flask, loc, c, 0, 0))
         elif action == LA_PROTEIN_SYNTHESIS:
             kmax = min(stock[seat, MRNA], gt.max_batch)
             if gt.limited:
@@ -188,19 +190,23 @@ def placements(st, gt, seat, flask, n):
                                 if st.ves_owner[ORG_GOLGI, v] != seat:
                                     n = _add(st, n, code_place(flask, loc, src, res, v + 1))
         elif action == LA_EXOCYTOSIS:
-            cards = hand & gt.vesicle_type_mask
-            for gidx in range(gt.budding[ORG_GOLGI] if cards != 0 else 0):
+            vesicle_cards = hand & gt.vesicle_type_mask
+            for gidx in range(gt.budding[ORG_GOLGI] if vesicle_cards != 0 else 0):
                 if st.ves_owner[ORG_GOLGI, gidx] != seat:
                     continue
-                for c in range(gt.n_ids):
-                    if (cards >> np.int64(c)) & 1 and vesicle_fits(st, gt, seat, gidx, c):
+                cards = vesicle_cards
+                while cards != 0:
+                    c = lowest_bit(cards)
+                    cards &= cards - np.int64(1)
+                    if vesicle_fits(st, gt, seat, gidx, c):
                         n = _add(st, n, code_place(flask, loc, gidx, c, 0))
         elif action == LA_DETOX:
             cards = hand & gt.type_mask[DETOX]
-            for c in range(gt.n_ids if cards != 0 else 0):
-                if (cards >> np.int64(c)) & 1:
-                    if completion_atp(st, gt, seat, c) <= stock[seat, ATP]:
-                        n = _add(st, n, code_place(flask, loc, c, 0, 0))
+            while cards != 0:
+                c = lowest_bit(cards)
+                cards &= cards - np.int64(1)
+                if completion_atp(st, gt, seat, c) <= stock[seat, ATP]:
+                    n = _add(st, n, code_place(flask, loc, c, 0, 0))
         elif action == LA_LAUREATES:
             if not gt.holder_may_take and seat == st.g[G_ROUND_HOLDER]:
                 continue
