@@ -177,12 +177,15 @@ def replay(
     if chosen is None:
         _fail(f"{config}: --field {field}: no such field; fields: {', '.join(f.name for f in rc.fields)}")
         return
-    if chosen.pool is not None:
-        _fail(f"{config}: field {chosen.name!r}: replay of rotated pools lands with the runner")
-        return
+    from simcell.policies.user import UserPolicyError
     from simcell.runner.replay import replay_log
 
-    typer.echo(replay_log(rc.game, players, rc.seed, game, chosen), nl=False)
+    try:
+        text = replay_log(rc.game, players, rc.seed, game, chosen, base=config.parent)
+    except UserPolicyError as exc:
+        _fail(f"{config}: {exc}")
+        return
+    typer.echo(text, nl=False)
 
 
 def run() -> None:  # pragma: no cover - console entry

@@ -12,6 +12,7 @@ from simcell.config.arrays import type_bits
 from simcell.config.model import GameDefinition
 from simcell.kernel.enums import COMPLETED_TYPES, GC_MOST_COMPLETED, GOAL_CRITERIA
 from simcell.referee import GameMeta, replay
+from simcell.runner.fields import Seating, homogeneous
 from simcell.runner.games import play_traced
 
 
@@ -57,13 +58,20 @@ def most_completed_tie(game: GameDefinition, traced) -> bool:
     return False
 
 
-def run_parity(game: GameDefinition, players: int, seed: int, games: range, counts: Counter) -> list[str]:
-    """Replay kernel games in the referee; returns the disagreements, updates rule-path counts."""
+def run_parity(
+    game: GameDefinition, players: int, seed: int, games: range, counts: Counter,
+    seating: Seating | None = None,
+) -> list[str]:
+    """Replay kernel games in the referee; returns the disagreements, updates rule-path counts.
+    `seating`: the field that plays (default random in every seat)."""
     failures = []
+    seating = seating or homogeneous("random", players)
     for g in games:
-        traced = play_traced(game, players, seed, g)
-        meta = GameMeta(game=g, deal=g, rotation=0, seat_player=tuple(range(players)),
-                        seat_policy=(0,) * players)
+        traced = play_traced(game, players, seed, g, seating)
+        order = seating.seat_orders[g % seating.rotations]
+        meta = GameMeta(game=g, deal=g, rotation=g % seating.rotations,
+                        seat_player=tuple(int(p) for p in order),
+                        seat_policy=tuple(int(seating.player_label[p]) for p in order))
         try:
             result = replay(game, players, traced.trace, meta)
         except Exception as exc:  # the referee's verdict, reported with the game

@@ -264,7 +264,7 @@ def _parse_field(t: Table, players: tuple[int, ...], base: Path) -> PolicyField:
         if is_user_policy(pname):
             items = {k: values.take(k, float) for k in values.keys()}
         else:
-            defaults = BUILTIN_POLICIES[pname]
+            defaults = BUILTIN_POLICIES[pname].defaults
             items = {k: values.take(k, float) for k in values.keys() if k in defaults}
             values.finish(defaults)
         params.append((pname, tuple(sorted(items.items()))))

@@ -17,6 +17,7 @@ from simcell.kernel.state import (
     G_EVENT_N,
     G_EVENTS_REMOVED,
     G_PHASE,
+    G_POLICY_ERROR,
     G_RESHUFFLES,
     G_TO_MOVE,
     G_VISIBLE,
@@ -30,9 +31,12 @@ from simcell.policies.dispatch import choose_action
 
 
 @kernel_jit
-def play_game(st, gt, seed, deal, seat_policy, trace_on, block=0):
-    """Play one game to the end (its block figures into aggregate row `block`); returns the
-    number of policy decisions taken."""
+def play_game(st, gt, seed, deal, user_fn, trace_on, block=0):
+    """Play one game to the end with the seating in st.seat_policy / st.seat_params (its block
+    figures into aggregate row `block`); returns the number of policy decisions taken.
+    `user_fn` is the user policy (a cfunc; policies/user.py) for seats of policy KERNEL_USER.
+    A user policy that returns an index outside the legal list ends the game with
+    G_POLICY_ERROR set (the runner raises)."""
     reset_state(st, gt, seed, deal, trace_on, block)
     setup_game(st, gt)
     decisions = 0
@@ -46,7 +50,10 @@ def play_game(st, gt, seed, deal, seat_policy, trace_on, block=0):
         if n == 1:
             code = st.legal[0]
         else:
-            i = choose_action(seat_policy[seat], st, gt, seat, n)
+            i = choose_action(st.seat_policy[seat], st, gt, seat, n, st.seat_params[seat], user_fn)
+            if i < 0:
+                st.g[G_POLICY_ERROR] = seat + 1
+                break
             code = st.legal[i]
             st.decisions[seat] += 1
             decisions += 1
@@ -62,7 +69,7 @@ def play_game(st, gt, seed, deal, seat_policy, trace_on, block=0):
 
 
 @kernel_jit
-def write_records(st, gt, pr, gr, row, game, deal, rotation, seat_player, seat_policy):
+def write_records(st, gt, pr, gr, row, game, deal, rotation):
     """Copy the finished game's figures into record row `row` (players rows from row * P)."""
     p = gt.players
     hp = st.final_hp
@@ -75,8 +82,8 @@ def write_records(st, gt, pr, gr, row, game, deal, rotation, seat_player, seat_p
         pr.deal[i] = deal
         pr.rotation[i] = rotation
         pr.seat[i] = s
-        pr.player[i] = seat_player[s]
-        pr.policy[i] = seat_policy[s]
+        pr.player[i] = st.seat_player[s]
+        pr.policy[i] = st.seat_label[s]
         pr.final_hp[i] = hp[s]
         for k in range(st.hp.shape[1]):
             pr.hp_by_source[i, k] = st.hp[s, k]
@@ -139,16 +146,40 @@ def block_of(game, total_games, blocks):
 
 
 @kernel_jit
-def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, seat_player, seat_policy):
-    """Play games first_game .. first_game + n_games - 1 of a run of total_games games
-    (deal = game index), write their records in rows 0 .. n_games - 1 and add their block
-    figures to the State's aggregates (rows: blocks of the run, st.agg_* first axis); returns
-    the policy decisions taken."""
+def seat_players(st, player_policy, player_label, player_params, seat_orders, rotation):
+    """Seat the field for one rotation: seat s plays player seat_orders[rotation, s]."""
+    for s in range(seat_orders.shape[1]):
+        player = seat_orders[rotation, s]
+        st.seat_player[s] = player
+        st.seat_policy[s] = player_policy[player]
+        st.seat_label[s] = player_label[player]
+        for k in range(player_params.shape[1]):
+            st.seat_params[s, k] = player_params[player, k]
+
+
+@kernel_jit
+def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, player_policy,
+               player_label, player_params, seat_orders, duplicate, user_fn):
+    """Play games first_game .. first_game + n_games - 1 of a run of total_games games, write
+    their records in rows 0 .. n_games - 1 and add their block figures to the State's
+    aggregates (rows: blocks of the run, st.agg_* first axis); returns the policy decisions
+    taken, or -1 - row when a user policy failed in that row's game.
+
+    The field: player p plays kernel policy player_policy[p] with parameters player_params[p]
+    (record label player_label[p]). Game g uses rotation g % R of seat_orders (R rows, each a
+    seat -> player order); its deal is g, or g // R in duplicate mode (the R rotations of a
+    deal share every chance stream)."""
     total = 0
     blocks = st.agg_offered.shape[0]
+    rotations = seat_orders.shape[0]
     for j in range(n_games):
         game = first_game + j
+        rotation = game % rotations
+        deal = game // rotations if duplicate else game
+        seat_players(st, player_policy, player_label, player_params, seat_orders, rotation)
         block = block_of(game, total_games, blocks)
-        total += play_game(st, gt, seed, game, seat_policy, False, block)
-        write_records(st, gt, pr, gr, j, game, game, 0, seat_player, seat_policy)
+        total += play_game(st, gt, seed, deal, user_fn, False, block)
+        if st.g[G_POLICY_ERROR] != 0:
+            return -1 - j
+        write_records(st, gt, pr, gr, j, game, deal, rotation)
     return total

@@ -45,7 +45,8 @@ G_SETUP_SEAT = 19  # next seat to decide during setup
 G_VISIBLE = 20  # bit set of visible card ids: dealt, or ever in the Card Area
 G_PICKS = 21  # placements made so far this round (own and grey): the next pick order
 G_BLOCK = 22  # block (STATISTICS.md) of the game being played: row of the agg_* arrays
-G_N = 23
+G_POLICY_ERROR = 23  # seat + 1 of a user policy that returned an index outside the legal list
+G_N = 24
 
 # -- phases ---------------------------------------------------------------------------------
 PH_RETURN = 0  # setup step 3: each seat returns one dealt card
@@ -209,6 +210,17 @@ class State(NamedTuple):
     shortfall: np.ndarray  # int32[resource] gains cut by the limited supply
     decisions: np.ndarray  # int64[seat] policy decisions taken (stream index)
     legal: np.ndarray  # int64[max_legal] legal action codes of the current decision
+    # the seating of the game being played (play_chunk fills them from the field's rotation)
+    seat_player: np.ndarray  # int64[seat] player id (the field's player slot)
+    seat_policy: np.ndarray  # int64[seat] kernel policy id (policies/registry.py KERNEL_*)
+    seat_label: np.ndarray  # int64[seat] policy label of the records (the field's policy index)
+    seat_params: np.ndarray  # float64[seat, parameter] the seat's policy parameters
+    # policy workspaces
+    hand_size: np.ndarray  # int32[seat] cards in hand (the View's derived array)
+    policy_values: np.ndarray  # float64[max_legal] an evaluation of each legal action
+    policy_need: np.ndarray  # float64[resource] resources the cards of interest still need
+    policy_cards: np.ndarray  # float64[row, card id] per-decision card evaluations (policies/evaluate.py WS_*)
+    observation: np.ndarray  # int64[observation_size] a user policy's observation vector
     scratch: np.ndarray  # int32[n_ids] workspace for shuffles
     scratch_hash: np.ndarray  # uint64[n_ids] workspace for shuffles
     final_hp: np.ndarray  # int64[seat] final HP (filled at scoring)
@@ -230,9 +242,13 @@ def max_picks(gt: GameTables) -> int:
     return gt.players * gt.flasks + gt.grey_flasks
 
 
-def new_state(gt: GameTables, trace_capacity: int = 0, blocks: int = 1) -> State:
+def new_state(
+    gt: GameTables, trace_capacity: int = 0, blocks: int = 1, n_params: int = 1,
+    observation_size: int = 1,
+) -> State:
     """Allocate a State sized for the game tables (reset by the kernel before each game),
-    with block aggregates for `blocks` blocks."""
+    with block aggregates for `blocks` blocks, `n_params` policy parameters per seat and a user
+    policy's observation vector of `observation_size` words."""
     p, n_ids = gt.players, gt.n_ids
     n_prices = int(gt.slot_prices.max()) + 1
     i32 = np.int32
@@ -285,6 +301,15 @@ def new_state(gt: GameTables, trace_capacity: int = 0, blocks: int = 1) -> State
         shortfall=np.zeros(N_RESOURCES, i32),
         decisions=np.zeros(p, np.int64),
         legal=np.zeros(gt.max_legal, np.int64),
+        seat_player=np.arange(p, dtype=np.int64),
+        seat_policy=np.zeros(p, np.int64),
+        seat_label=np.zeros(p, np.int64),
+        seat_params=np.zeros((p, n_params), np.float64),
+        hand_size=np.zeros(p, i32),
+        policy_values=np.zeros(gt.max_legal, np.float64),
+        policy_need=np.zeros(N_RESOURCES, np.float64),
+        policy_cards=np.zeros((3, n_cards_space), np.float64),
+        observation=np.zeros(observation_size, np.int64),
         scratch=np.zeros(max(n_ids, gt.n_events, gt.n_goals, gt.n_epi, 1), i32),
         scratch_hash=np.zeros(max(n_ids, gt.n_events, gt.n_goals, gt.n_epi, 1), np.uint64),
         final_hp=np.zeros(p, np.int64),

@@ -1,25 +1,44 @@
-"""Dispatch from a built-in policy id to its jitted choice function (ids: registry order).
-Integer dispatch keeps every built-in policy cacheable (no function arguments)."""
+"""Dispatch from a kernel policy id (registry.KERNEL_*) to its choice function. Integer dispatch
+keeps every built-in policy cacheable (no function arguments); a user policy arrives as a
+first-class function (a numba cfunc, policies/user.py), which the cached kernel calls by pointer.
+
+Every policy gets its seat's observation (a View, or for user policies the flat observation
+vector of kernel/observation.py), the legal actions, its parameter row and its own chance
+stream (RULES.md §11: keyed by seat and that seat's decision count)."""
 
 from __future__ import annotations
 
-from simcell.kernel.jit import kernel_jit
-
 from simcell.kernel.chance import policy_index, stream_key
 from simcell.kernel.enums import CHANCE_POLICY
+from simcell.kernel.jit import kernel_jit_inline
+from simcell.kernel.observation import observe
 from simcell.kernel.state import G_DEAL, G_SEED
+from simcell.policies.heuristic import choose_heuristic
 from simcell.policies.random_policy import choose_random
+from simcell.policies.registry import KERNEL_PLANNER, KERNEL_RANDOM, KERNEL_USER
+from simcell.policies.view import make_view
 
-POLICY_RANDOM = 0
 
-
-@kernel_jit
-def choose_action(policy, st, gt, seat, n_legal):
-    """The index, among st.legal[:n_legal], of the action the seat's policy takes."""
-    key = stream_key(
+@kernel_jit_inline
+def decision_key(st, gt, seat):
+    """Stream key of the seat's next decision."""
+    return stream_key(
         st.g[G_SEED], gt.players, st.g[G_DEAL], CHANCE_POLICY,
         policy_index(seat, st.decisions[seat]),
     )
-    if policy == POLICY_RANDOM:
+
+
+@kernel_jit_inline
+def choose_action(policy, st, gt, seat, n_legal, params, user_fn):
+    """The index, among st.legal[:n_legal], of the action the seat's policy takes."""
+    key = decision_key(st, gt, seat)
+    if policy == KERNEL_RANDOM:
         return choose_random(n_legal, key)
-    return choose_random(n_legal, key)
+    if policy == KERNEL_USER:  # a user policy reads the flat observation vector
+        observe(st, gt, seat, st.observation)
+        i = user_fn(st.observation, st.legal, n_legal, params, key)
+        return i if 0 <= i < n_legal else -1  # -1: the runner reports the bad index
+    return choose_heuristic(
+        make_view(st, seat), gt, st.legal, n_legal, params, key, policy == KERNEL_PLANNER,
+        st.policy_values, st.policy_need, st.policy_cards,
+    )

@@ -1,15 +1,98 @@
-"""The registry of built-in policies: name -> parameters a config may set, with defaults.
+"""The registry of built-in policies: name -> the kernel's policy id and the parameters a config
+may set, with their defaults.
 
-Plain Python (no numba) so the config layer can validate a policy field without compiling.
-A user policy is named "path/to/file.py:function" instead of a registry name.
+Plain Python (no numba) so the config layer can validate a policy field without compiling. The
+numba layer reads parameter *positions* from here (HEURISTIC_PARAMS, ROLLOUT_PARAMS), so a
+parameter's name, default and index live in one place. A user policy is named
+"path/to/file.py:function" instead of a registry name (simcell/policies/user.py).
 """
 
 from __future__ import annotations
 
-# name -> {parameter: default}. `random` plays uniformly over the legal actions.
-BUILTIN_POLICIES: dict[str, dict[str, float]] = {
-    "random": {},
+from dataclasses import dataclass
+
+# Kernel policy ids (dispatch.py switches on these).
+KERNEL_RANDOM, KERNEL_GREEDY, KERNEL_PLANNER, KERNEL_USER = range(4)
+
+# Parameters of the heuristic evaluator shared by `greedy` and `planner` (evaluate.py), in
+# vector order. Values are in Health Points: what one unit of each thing is worth to the bot.
+HEURISTIC_PARAMS: dict[str, float] = {
+    # worth of one unit of personal stock, whatever the hand (the printed ATP convention of
+    # STATISTICS.md, scaled so that one placement's yield is worth about 0.4 HP)
+    "value_mrna": 0.14,
+    "value_protein": 0.28,
+    "value_carb": 0.5,
+    "value_lipid": 0.14,
+    "value_atp": 0.14,
+    "need": 0.35,  # extra worth of a unit a card in hand (greedy) or a target (planner) still needs
+    "hp": 1.0,  # worth of one Health Point scored now
+    "card": 0.45,  # share of a card's prospective HP credited when it enters the hand
+    "stage_er": 0.35,  # share of a hormone's or receptor's HP credited when its ER vesicle is loaded
+    "stage_golgi": 0.65,  # ... and when that vesicle reaches the Golgi with the right resource
+    "goal": 0.6,  # share of a goal card's expected end bonus credited for a marker on it
+    "first_player": 0.35,  # worth of holding the First Player Marker for the next round
+    "harm": 0.08,  # worth of each unit of a rival's cargo destroyed by displacement
+    "exhaust": 0.45,  # worth of the placement given up when a flask is exhausted
+    "grey_first": 0.02,  # tie-break: place a grey flask before an own flask
+    "temperature": 0.05,  # softmax temperature (0: always the best action, ties to the lowest code)
+    # planner only: how targets are chosen and weighted
+    "targets": 2.0,  # cards the planner commits to (hand and Card Area)
+    "target_focus": 2.0,  # multiplier on `need` for the resources a target still needs
+    "contest": 0.25,  # bonus for taking the last free Golgi spot or budding location a target needs
+    "w_enzyme": 1.0,  # card-type weights (archetypes change these)
+    "w_protein_hormone": 1.0,
+    "w_steroid_hormone": 1.0,
+    "w_protein_receptor": 1.0,
+    "w_steroid_receptor": 1.0,
+    "w_detox": 1.0,
 }
+HP_INDEX = {name: i for i, name in enumerate(HEURISTIC_PARAMS)}
+
+N_PARAMS = len(HEURISTIC_PARAMS)  # width of the kernel's parameter rows
+
+_GREEDY_NAMES = tuple(n for n in HEURISTIC_PARAMS if n not in (
+    "targets", "target_focus", "contest", "w_enzyme", "w_protein_hormone", "w_steroid_hormone",
+    "w_protein_receptor", "w_steroid_receptor", "w_detox"))
+
+
+@dataclass(frozen=True)
+class BuiltinPolicy:
+    kernel_id: int
+    defaults: dict[str, float]  # parameters a config may set (name -> default)
+    layout: tuple[str, ...]  # the kernel vector's names, in order (unset ones take the defaults)
+    about: str
+
+
+def _heuristic(kernel_id: int, names: tuple[str, ...], about: str, **changes: float) -> BuiltinPolicy:
+    base = HEURISTIC_PARAMS | changes
+    return BuiltinPolicy(kernel_id, {n: base[n] for n in names}, tuple(HEURISTIC_PARAMS), about)
+
+
+_PLANNER_NAMES = tuple(HEURISTIC_PARAMS)
+
+BUILTIN_POLICIES: dict[str, BuiltinPolicy] = {
+    "random": BuiltinPolicy(KERNEL_RANDOM, {}, (), "uniform over the legal actions"),
+    "greedy": _heuristic(KERNEL_GREEDY, _GREEDY_NAMES, "one-step evaluation of every legal action"),
+    "planner": _heuristic(KERNEL_PLANNER, _PLANNER_NAMES, "commits to target cards and closes their gap"),
+    # archetypes: planner with different weights
+    "enzyme_focused": _heuristic(
+        KERNEL_PLANNER, _PLANNER_NAMES, "planner that favours Enzymes", w_enzyme=1.6,
+        w_protein_hormone=0.8, w_steroid_hormone=0.8, w_protein_receptor=0.8, w_steroid_receptor=0.8),
+    "protein_pipeline": _heuristic(
+        KERNEL_PLANNER, _PLANNER_NAMES, "planner that favours Protein Hormones and their receptors",
+        w_enzyme=0.8, w_protein_hormone=1.5, w_protein_receptor=1.5, w_steroid_hormone=0.8,
+        w_steroid_receptor=0.9),
+    "steroid_pipeline": _heuristic(
+        KERNEL_PLANNER, _PLANNER_NAMES, "planner that favours Steroid Hormones and their receptors",
+        w_enzyme=0.8, w_protein_hormone=0.8, w_protein_receptor=0.8, w_steroid_hormone=1.5,
+        w_steroid_receptor=1.5),
+    "detox_goals": _heuristic(
+        KERNEL_PLANNER, _PLANNER_NAMES, "planner that favours Detoxification and goal markers",
+        w_detox=2.5, goal=1.0, first_player=0.5),
+    "balanced": _heuristic(KERNEL_PLANNER, _PLANNER_NAMES, "planner with every card type weighted alike"),
+}
+
+ARCHETYPES = ("enzyme_focused", "protein_pipeline", "steroid_pipeline", "detox_goals", "balanced")
 
 
 def is_user_policy(name: str) -> bool:
@@ -17,6 +100,28 @@ def is_user_policy(name: str) -> bool:
     return ":" in name and name.split(":", 1)[0].endswith(".py")
 
 
-def policy_id(name: str) -> int:
-    """The kernel's integer id of a built-in policy (its position in the registry)."""
-    return list(BUILTIN_POLICIES).index(name)
+def kernel_id(name: str) -> int:
+    """The kernel's policy id for a policy name (user policies share one id)."""
+    return KERNEL_USER if is_user_policy(name) else BUILTIN_POLICIES[name].kernel_id
+
+
+def policy_names(field_policies: tuple[str, ...]) -> tuple[str, ...]:
+    """Distinct policy names in first-seen order (record column `policy` indexes this)."""
+    return tuple(dict.fromkeys(field_policies))
+
+
+def param_vector(name: str, params: dict[str, float] | None = None) -> list[float]:
+    """The kernel's parameter row of a policy: its layout's defaults with `params` applied,
+    padded to N_PARAMS."""
+    params = params or {}
+    if is_user_policy(name):
+        values = [float(v) for _, v in sorted(params.items())]
+    else:
+        spec = BUILTIN_POLICIES[name]
+        base = dict(HEURISTIC_PARAMS) if spec.kernel_id in (KERNEL_GREEDY, KERNEL_PLANNER) else {}
+        base.update(spec.defaults)
+        base.update(params)
+        values = [float(base[n]) for n in spec.layout]
+    if len(values) > N_PARAMS:
+        raise ValueError(f"policy {name!r} takes at most {N_PARAMS} parameters")
+    return values + [0.0] * (N_PARAMS - len(values))

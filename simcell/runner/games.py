@@ -7,13 +7,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
 from simcell.config.arrays import build_tables
 from simcell.config.model import GameDefinition
 from simcell.kernel.enums import game_record_dtype, player_record_dtype
+from simcell.kernel.observation import observation_size
+from simcell.policies.registry import N_PARAMS
+from simcell.policies.user import UserPolicyError, compile_user_policy, no_user_policy
+from simcell.runner.fields import Seating, homogeneous
 from simcell.kernel.state import (
+    G_POLICY_ERROR,
     G_TRACE_LEN,
     G_TRACE_OVERFLOW,
     GameRecords,
@@ -61,29 +67,46 @@ def to_structured(gt: GameTables, pr: PlayerRecords, gr: GameRecords, n_games: i
     return _structured(pr, pspec, n_games * gt.players), _structured(gr, gspec, n_games)
 
 
-def default_seats(players: int, policy: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Player id = seat, one policy id in every seat."""
-    return np.arange(players, dtype=np.int64), np.full(players, policy, np.int64)
+def _state(gt: GameTables, seating: Seating, trace_capacity: int = 0, blocks: int = 1):
+    return new_state(gt, trace_capacity, blocks, N_PARAMS, observation_size(gt))
+
+
+def _user_fn(seating: Seating, base: Path):
+    if seating.user_policy is None:
+        return no_user_policy()
+    return compile_user_policy(seating.user_policy, base)
+
+
+def _policy_failed(seating: Seating, game_index: int) -> UserPolicyError:
+    return UserPolicyError(
+        f"user policy {seating.user_policy!r} returned an action index outside 0 .. n_legal - 1 "
+        f"in game {game_index}"
+    )
 
 
 def play_chunk(
     game: GameDefinition, players: int, seed: int, first_game: int, n_games: int,
-    seat_policy: np.ndarray | None = None, total_games: int | None = None, blocks: int = 1,
+    seating: Seating | None = None, total_games: int | None = None, blocks: int = 1,
+    duplicate: bool = False, base: Path = Path("."),
 ) -> Chunk:
     """Play games first_game .. first_game + n_games - 1 of a run of `total_games` games
-    (default: first_game + n_games) and return their records and block aggregates (blocks of
-    the whole run: game g belongs to block g * blocks // total_games)."""
+    (default: first_game + n_games) with a field's `seating` (default: random in every seat)
+    and return their records and block aggregates (blocks of the whole run: game g belongs to
+    block g * blocks // total_games). User-policy paths are relative to `base`."""
     from simcell.kernel.game import play_chunk as kernel_play_chunk
 
     gt = tables_for(game, players)
-    st = new_state(gt, 0, blocks)
+    seating = seating or homogeneous("random", players)
+    st = _state(gt, seating, 0, blocks)
     pr, gr = allocate_records(gt, n_games)
-    seat_player, default_policy = default_seats(players)
-    policy = default_policy if seat_policy is None else np.asarray(seat_policy, np.int64)
     total = first_game + n_games if total_games is None else total_games
     decisions = kernel_play_chunk(
-        st, gt, pr, gr, seed, first_game, n_games, total, seat_player, policy
+        st, gt, pr, gr, seed, first_game, n_games, total, seating.player_policy,
+        seating.player_label, seating.player_params, seating.seat_orders, duplicate,
+        _user_fn(seating, base),
     )
+    if decisions < 0:
+        raise _policy_failed(seating, first_game - 1 - int(decisions))
     p, g = to_structured(gt, pr, gr, n_games)
     aggregates = {name: getattr(st, f"agg_{name}") for name in AGGREGATES}
     return Chunk(p, g, int(decisions), aggregates)
@@ -98,19 +121,26 @@ class TracedGame:
 
 def play_traced(
     game: GameDefinition, players: int, seed: int, game_index: int,
-    seat_policy: np.ndarray | None = None, capacity: int = TRACE_WORDS_PER_GAME,
+    seating: Seating | None = None, capacity: int = TRACE_WORDS_PER_GAME,
+    duplicate: bool = False, base: Path = Path("."),
 ) -> TracedGame:
-    """Play one game with its full trace (chance outcomes and every decision's legal set)."""
-    from simcell.kernel.game import play_game, write_records
+    """Play game `game_index` of a run (its rotation and deal as play_chunk gives them) with its
+    full trace (chance outcomes and every decision's legal set)."""
+    from simcell.kernel.game import play_game, seat_players, write_records
 
     gt = tables_for(game, players)
-    st = new_state(gt, capacity)
+    seating = seating or homogeneous("random", players)
+    st = _state(gt, seating, capacity)
     pr, gr = allocate_records(gt, 1)
-    seat_player, default_policy = default_seats(players)
-    policy = default_policy if seat_policy is None else np.asarray(seat_policy, np.int64)
-    play_game(st, gt, seed, game_index, policy, True)
+    rotation = game_index % seating.rotations
+    deal = game_index // seating.rotations if duplicate else game_index
+    seat_players(st, seating.player_policy, seating.player_label, seating.player_params,
+                 seating.seat_orders, rotation)
+    play_game(st, gt, seed, deal, _user_fn(seating, base), True, 0)
+    if st.g[G_POLICY_ERROR]:
+        raise _policy_failed(seating, game_index)
     if st.g[G_TRACE_OVERFLOW]:
         raise RuntimeError(f"trace buffer of {capacity} words too small; raise capacity")
-    write_records(st, gt, pr, gr, 0, game_index, game_index, 0, seat_player, policy)
+    write_records(st, gt, pr, gr, 0, game_index, deal, rotation)
     p, g = to_structured(gt, pr, gr, 1)
     return TracedGame(st.trace[: st.g[G_TRACE_LEN]].copy(), p, g)

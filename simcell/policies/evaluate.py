@@ -1,0 +1,488 @@
+"""The heuristic evaluator shared by `greedy` and `planner`: the worth of cards, goals and
+resources to one seat, and the one-step value of every legal action, all read from a View.
+
+Values are in Health Points. An action's value is the change it makes to the seat's position:
+resources at their base worth plus, for units a card of interest still needs, the `need` worth;
+HP scored now; a share of a card's prospective HP when it enters the hand, when its vesicle is
+loaded at an ER, when that vesicle reaches the Golgi (the shares add up to the card's HP at
+completion); goal markers and the First Player Marker; minus an exhausted placement.
+Parameter positions come from registry.HEURISTIC_PARAMS. Cards are read only when visible to the
+seat (its hand, the Card Area, completed cards), so a card's values never change play in a game
+where the card was not visible.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcell.kernel.bits import lowest_bit
+from simcell.kernel.chance import S11, TWO53, splitmix64
+from simcell.kernel.codes import code_flask, code_kind, code_p1, code_p2, code_p3, code_target
+from simcell.kernel.enums import (
+    ACT_COMBO,
+    ACT_EXHAUST,
+    ACT_PASS,
+    ACT_RETURN,
+    ADDITIONAL_RESOURCE,
+    ATP,
+    CARB,
+    DETOX,
+    ENZYME,
+    FLASK_GREY,
+    GC_MOST_COMPLETED,
+    GC_PER_COMPLETED,
+    GC_PER_DISTINCT_TYPES,
+    GC_PER_LEFTOVER,
+    GOLGI_CARB,
+    LA_CARD_AREA,
+    LA_COLLECT,
+    LA_DETOX,
+    LA_ENZYME,
+    LA_EXOCYTOSIS,
+    LA_GOLGI,
+    LA_LAUREATES,
+    LA_PROTEIN_SYNTHESIS,
+    LA_STEROID_SYNTHESIS,
+    LA_TRANSLATE,
+    LIPID,
+    MRNA,
+    ORG_GOLGI,
+    ORG_ROUGH,
+    ORG_SMOOTH,
+    PROTEIN,
+    PROTEIN_HORMONE,
+    PROTEIN_RECEPTOR,
+    SOURCE_RADIX,
+    STEROID_HORMONE,
+    STEROID_RECEPTOR,
+)
+from simcell.kernel.jit import kernel_jit_inline
+from simcell.policies.registry import HP_INDEX
+
+V_RES = HP_INDEX["value_mrna"]  # five consecutive: mRNA, Protein, Carbohydrate, Lipid, ATP
+V_NEED = HP_INDEX["need"]
+V_HP = HP_INDEX["hp"]
+V_CARD = HP_INDEX["card"]
+V_STAGE_ER = HP_INDEX["stage_er"]
+V_STAGE_GOLGI = HP_INDEX["stage_golgi"]
+V_GOAL = HP_INDEX["goal"]
+V_FIRST = HP_INDEX["first_player"]
+V_HARM = HP_INDEX["harm"]
+V_EXHAUST = HP_INDEX["exhaust"]
+V_GREY = HP_INDEX["grey_first"]
+V_TEMPERATURE = HP_INDEX["temperature"]
+V_TARGETS = HP_INDEX["targets"]
+V_FOCUS = HP_INDEX["target_focus"]
+V_CONTEST = HP_INDEX["contest"]
+V_TYPE = HP_INDEX["w_enzyme"]  # six consecutive, in COMPLETED_TYPES order
+
+# Rows of the per-decision card workspace (State.policy_cards[row, card id]), filled by
+# prepare_cards for the visible cards of interest so each is evaluated once per decision.
+WS_WORTH, WS_STAGE, WS_TODO = 0, 1, 2
+
+# Typical yield of one placement, per resource (the base board's best plain spots), used to turn
+# missing resources into placements.
+PER_PLACEMENT = (3.0, 3.0, 1.5, 3.0, 3.0)
+
+
+# -- what things are worth ----------------------------------------------------------------------
+@kernel_jit_inline
+def completion_atp(v, gt, card):
+    a = gt.card_atp[card] - v.cost_discount[v.seat, gt.card_type[card]]
+    return a if a > 0 else 0
+
+
+@kernel_jit_inline
+def er_origin(t):
+    """The ER a vesicle card's vesicle comes from."""
+    return ORG_SMOOTH if t == STEROID_HORMONE else ORG_ROUGH
+
+
+@kernel_jit_inline
+def er_requirement(gt, card):
+    """ER load a vesicle card needs (Protein at the Rough ER, Lipid at the Smooth ER)."""
+    return gt.card_lipid[card] if gt.card_type[card] == STEROID_HORMONE else gt.card_protein[card]
+
+
+@kernel_jit_inline
+def is_vesicle_card(t):
+    return (t == PROTEIN_HORMONE or t == STEROID_HORMONE or t == PROTEIN_RECEPTOR
+            or t == STEROID_RECEPTOR)
+
+
+@kernel_jit_inline
+def completion_hp(v, gt, card):
+    """HP the seat scores now and at the end by completing `card`: its HP, receptor bonuses it
+    adds, and per_completed / per_distinct goal bonuses on goals the seat has marked."""
+    s = v.seat
+    t = gt.card_type[card]
+    hp = np.float64(gt.card_hp[card])
+    if t == PROTEIN_RECEPTOR:
+        hp += gt.card_bonus[card] * v.completed_by_type[s, PROTEIN_HORMONE]
+    elif t == STEROID_RECEPTOR:
+        hp += gt.card_bonus[card] * v.completed_by_type[s, STEROID_HORMONE]
+    elif t == PROTEIN_HORMONE or t == STEROID_HORMONE:
+        match = PROTEIN_RECEPTOR if t == PROTEIN_HORMONE else STEROID_RECEPTOR
+        done = v.completed[s] & gt.type_mask[match]
+        while done != 0:
+            c = lowest_bit(done)
+            done &= done - np.int64(1)
+            hp += gt.card_bonus[c]
+    for gi in range(gt.goals_revealed):
+        if v.goal_mark[gi, s] == 0:
+            continue
+        g = v.goals[gi]
+        crit = gt.goal_criterion[g]
+        if crit == GC_PER_COMPLETED and (gt.goal_types[g] >> t) & 1:
+            hp += gt.goal_hp[g]
+        elif crit == GC_PER_DISTINCT_TYPES and v.completed_by_type[s, t] == 0:
+            hp += gt.goal_hp[g]
+    return hp
+
+
+@kernel_jit_inline
+def card_worth(v, gt, params, card):
+    """Prospective worth of completing `card`, weighted by the policy's type weight."""
+    return completion_hp(v, gt, card) * params[V_TYPE + gt.card_type[card]]
+
+
+@kernel_jit_inline
+def completed_of(v, gt, seat, type_bits):
+    n = 0
+    for t in range(6):
+        if (type_bits >> t) & 1:
+            n += v.completed_by_type[seat, t]
+    return n
+
+
+@kernel_jit_inline
+def goal_expectation(v, gt, gi):
+    """The seat's expected end bonus from goal gi if it holds a marker there."""
+    s = v.seat
+    g = v.goals[gi]
+    crit = gt.goal_criterion[g]
+    hp = gt.goal_hp[g]
+    bits = gt.goal_types[g]
+    if crit == GC_PER_COMPLETED:
+        held = 0
+        cards = v.hand
+        while cards != 0:
+            c = lowest_bit(cards)
+            cards &= cards - np.int64(1)
+            if (bits >> gt.card_type[c]) & 1:
+                held += 1
+        return hp * (completed_of(v, gt, s, bits) + 0.5 * held + 0.5)
+    if crit == GC_MOST_COMPLETED:
+        mine = completed_of(v, gt, s, bits)
+        best = 0
+        for o in range(gt.players):
+            if o != s:
+                best = max(best, completed_of(v, gt, o, bits))
+        if mine > best:
+            return hp * 0.8
+        return hp * (0.4 if mine == best else 0.1)
+    if crit == GC_PER_DISTINCT_TYPES:
+        n = 0
+        for t in range(6):
+            if v.completed_by_type[s, t] > 0:
+                n += 1
+        return hp * (n + 1.0)
+    if crit == GC_PER_LEFTOVER:
+        return hp * (v.stock[s, gt.goal_res[g]] // max(gt.goal_n[g], 1))
+    return 0.0
+
+
+@kernel_jit_inline
+def marker_value(v, gt, params, gi):
+    """Worth of putting a goal marker on goal gi now."""
+    now = gt.first_marker_hp if v.goal_nmark[gi] == 0 else 0
+    return params[V_HP] * now + params[V_GOAL] * goal_expectation(v, gt, gi)
+
+
+# -- what the seat still needs ---------------------------------------------------------------
+@kernel_jit_inline
+def vesicle_stage(v, gt, card):
+    """How far the seat's best vesicle is along `card`'s route: 2 at the Golgi with the right
+    resource (ready), 1 loaded enough at the right ER, 0 none."""
+    s = v.seat
+    origin = er_origin(gt.card_type[card])
+    need = er_requirement(gt, card)
+    best = 0
+    for idx in range(gt.budding[ORG_GOLGI]):
+        if (v.ves_owner[ORG_GOLGI, idx] == s and v.ves_origin[ORG_GOLGI, idx] == origin
+                and v.ves_load[ORG_GOLGI, idx] >= need
+                and v.ves_golgi[ORG_GOLGI, idx] == gt.card_golgi[card]):
+            return 2
+    for idx in range(gt.budding[origin]):
+        if v.ves_owner[origin, idx] == s and v.ves_load[origin, idx] >= need:
+            best = 1
+    return best
+
+
+@kernel_jit_inline
+def add_card_need(v, gt, ws, card, weight, need):
+    """Add what completing `card` still takes from personal stock to need[resource]."""
+    t = gt.card_type[card]
+    need[ATP] += weight * completion_atp(v, gt, card)
+    if t == ENZYME:
+        need[PROTEIN] += weight * gt.card_protein[card]
+        need[CARB] += weight * gt.card_carb[card]
+    elif is_vesicle_card(t):
+        stage = ws[WS_STAGE, card]
+        if stage < 2:
+            need[CARB if gt.card_golgi[card] == GOLGI_CARB else LIPID] += weight
+        if stage < 1:
+            need[LIPID if t == STEROID_HORMONE else MRNA] += weight * er_requirement(gt, card)
+
+
+@kernel_jit_inline
+def placements_left(v, gt):
+    """Own placements the seat can still make this game (this round's unplaced flasks too)."""
+    return v.own_left[v.seat] + (gt.rounds - v.round) * gt.flasks
+
+
+@kernel_jit_inline
+def placements_to_complete(v, gt, card, in_hand, stage):
+    """Placements still needed to complete `card` (buying it, gathering, its route)."""
+    s = v.seat
+    t = gt.card_type[card]
+    n = 0.0 if in_hand else 1.0
+    miss = 0.0
+    atp = completion_atp(v, gt, card) - v.stock[s, ATP]
+    if atp > 0:
+        miss += atp / PER_PLACEMENT[ATP]
+    if t == ENZYME:
+        p = gt.card_protein[card] - v.stock[s, PROTEIN]
+        if p > 0:
+            miss += p / PER_PLACEMENT[PROTEIN] + 1.0  # mRNA first, then the Free Ribosome
+        c = gt.card_carb[card] - v.stock[s, CARB]
+        if c > 0:
+            miss += c / PER_PLACEMENT[CARB]
+        n += 1.0
+    elif t == DETOX:
+        n += 1.0
+    else:
+        n += 3.0 - stage
+        if stage < 2:
+            res = CARB if gt.card_golgi[card] == GOLGI_CARB else LIPID
+            if v.stock[s, res] < 1:
+                miss += 1.0 / PER_PLACEMENT[res]
+        if stage < 1:
+            res = LIPID if t == STEROID_HORMONE else MRNA
+            short = er_requirement(gt, card) - v.stock[s, res]
+            if short > 0:
+                miss += short / PER_PLACEMENT[res]
+    return n + miss
+
+
+# -- resource deltas -----------------------------------------------------------------------
+@kernel_jit_inline
+def resource_delta(v, params, need, focus, r, d):
+    """Worth of d more (or -d fewer) units of resource r in personal stock."""
+    have = v.stock[v.seat, r]
+    before = need[r] - have
+    after = need[r] - (have + d)
+    before = before if before > 0 else 0.0
+    after = after if after > 0 else 0.0
+    return params[V_RES + r] * d + focus * params[V_NEED] * (before - after)
+
+
+@kernel_jit_inline
+def best_er_value(v, gt, params, ws, org, load, interest):
+    """Worth of a new vesicle at ER `org` with `load`: the stage_er share of the best card of
+    interest it can serve, if no vesicle of the seat serves that card already."""
+    best = 0.0
+    cards = interest & gt.vesicle_type_mask
+    while cards != 0:
+        c = lowest_bit(cards)
+        cards &= cards - np.int64(1)
+        if er_origin(gt.card_type[c]) == org and er_requirement(gt, c) <= load:
+            if ws[WS_STAGE, c] == 0:
+                w = ws[WS_WORTH, c]
+                if w > best:
+                    best = w
+    return params[V_STAGE_ER] * best
+
+
+@kernel_jit_inline
+def best_golgi_value(v, gt, params, ws, origin, load, golgi, interest):
+    """Worth of moving a vesicle to the Golgi with resource `golgi`: the step from the ER stage
+    to the Golgi stage of the best card of interest it then serves."""
+    best = 0.0
+    cards = interest & gt.vesicle_type_mask
+    while cards != 0:
+        c = lowest_bit(cards)
+        cards &= cards - np.int64(1)
+        if (er_origin(gt.card_type[c]) == origin and er_requirement(gt, c) <= load
+                and gt.card_golgi[c] == golgi and ws[WS_STAGE, c] < 2):
+            w = ws[WS_WORTH, c]
+            if w > best:
+                best = w
+    return (params[V_STAGE_GOLGI] - params[V_STAGE_ER]) * best
+
+
+@kernel_jit_inline
+def acquire_value(v, gt, params, ws, need, focus, card, weight):
+    """Worth of a card entering the hand: an Additional Resource card's gain, or `card` share of
+    its worth scaled by whether it can still be completed."""
+    if gt.card_type[card] == ADDITIONAL_RESOURCE:
+        total = 0.0
+        for r in range(5):
+            if gt.card_gain[card, r] != 0:
+                total += resource_delta(v, params, need, focus, r, gt.card_gain[card, r])
+        return total
+    left = placements_left(v, gt) - 1.0
+    todo = ws[WS_TODO, card]
+    if left < todo:
+        return 0.0
+    feasible = 1.0 - todo / (left + 1.0)
+    return weight * params[V_CARD] * ws[WS_WORTH, card] * feasible
+
+
+@kernel_jit_inline
+def action_value(v, gt, params, ws, need, focus, interest, contest, code):
+    """One-step value of a legal action code for the View's seat."""
+    s = v.seat
+    kind = code_kind(code)
+    if kind == ACT_PASS:
+        return 0.0
+    if kind == ACT_EXHAUST:
+        return resource_delta(v, params, need, focus, code_p1(code), 1) - params[V_EXHAUST]
+    if kind == ACT_RETURN:
+        card = code_p1(code)
+        return -acquire_value(v, gt, params, ws, need, focus, card, 1.0)
+    if kind == ACT_COMBO:
+        r1 = gt.combos[code_p1(code), 0]
+        r2 = gt.combos[code_p1(code), 1]
+        if r1 == r2:
+            return resource_delta(v, params, need, focus, r1, 2)
+        return (resource_delta(v, params, need, focus, r1, 1)
+                + resource_delta(v, params, need, focus, r2, 1))
+    value = params[V_GREY] if code_flask(code) == FLASK_GREY else 0.0
+    loc = code_target(code)
+    p1 = code_p1(code)
+    action = gt.loc_action[loc]
+    bonus_r = v.bonus_res[loc]
+    if action == LA_COLLECT:
+        spot = gt.loc_first_spot[loc] + p1
+        for r in range(5):
+            d = gt.spot_gain[spot, r] - gt.spot_cost[spot, r]
+            if gt.spot_gain[spot, r] > 0:
+                d += v.yield_bonus[s, loc]
+            if r == bonus_r:
+                d += v.bonus_n[loc]
+            if d != 0:
+                value += resource_delta(v, params, need, focus, r, d)
+        return value
+    if bonus_r >= 0:
+        value += resource_delta(v, params, need, focus, bonus_r, v.bonus_n[loc])
+    if action == LA_TRANSLATE:
+        return (value + resource_delta(v, params, need, focus, MRNA, -p1)
+                + resource_delta(v, params, need, focus, PROTEIN, p1 + v.yield_bonus[s, loc]))
+    if action == LA_CARD_AREA:
+        card = v.slot_card[p1]
+        price = gt.slot_prices[p1] - v.discount
+        if price < 0:
+            price = 0
+        weight = 1.0 if (interest >> np.int64(card)) & 1 else 0.6
+        return (value + resource_delta(v, params, need, focus, ATP, -price)
+                + acquire_value(v, gt, params, ws, need, focus, card, weight))
+    if action == LA_ENZYME:
+        return (value - params[V_RES + ATP] * completion_atp(v, gt, p1)
+                - params[V_RES + PROTEIN] * gt.card_protein[p1]
+                - params[V_RES + CARB] * gt.card_carb[p1]
+                + params[V_HP] * ws[WS_WORTH, p1])
+    if action == LA_DETOX:
+        return (value - params[V_RES + ATP] * completion_atp(v, gt, p1)
+                + params[V_HP] * ws[WS_WORTH, p1])
+    if action == LA_EXOCYTOSIS:
+        card = code_p2(code)
+        return (value - params[V_RES + ATP] * completion_atp(v, gt, card)
+                + params[V_HP] * ws[WS_WORTH, card] * (1.0 - params[V_STAGE_GOLGI]))
+    if action == LA_PROTEIN_SYNTHESIS or action == LA_STEROID_SYNTHESIS:
+        org = ORG_ROUGH if action == LA_PROTEIN_SYNTHESIS else ORG_SMOOTH
+        res = MRNA if org == ORG_ROUGH else LIPID
+        victim = code_p2(code)
+        value -= params[V_RES + res] * p1  # the spent units become the vesicle's cargo
+        value += best_er_value(v, gt, params, ws, org, p1 + v.yield_bonus[s, loc], interest)
+        if victim > 0:
+            value += params[V_HARM] * v.ves_load[org, victim - 1]
+        elif contest > 0.0:
+            free = 0
+            for i in range(gt.budding[org]):
+                if v.ves_owner[org, i] < 0:
+                    free += 1
+            if free == 1:
+                value += contest
+        return value
+    if action == LA_GOLGI:
+        org = p1 // SOURCE_RADIX
+        idx = p1 % SOURCE_RADIX
+        golgi = code_p2(code)
+        victim = code_p3(code)
+        res = CARB if golgi == GOLGI_CARB else LIPID
+        value -= params[V_RES + res]
+        value += best_golgi_value(v, gt, params, ws, org, v.ves_load[org, idx], golgi, interest)
+        if victim > 0:
+            value += params[V_HARM] * v.ves_load[ORG_GOLGI, victim - 1]
+        elif contest > 0.0:
+            free = 0
+            for i in range(gt.budding[ORG_GOLGI]):
+                if v.ves_owner[ORG_GOLGI, i] < 0:
+                    free += 1
+            if free == 1:
+                value += contest
+        return value
+    if action == LA_LAUREATES:
+        if not gt.rotate and v.marker != s:
+            value += params[V_FIRST]
+        if p1 == 0:
+            return value + resource_delta(v, params, need, focus, ATP, 1)
+        return value + marker_value(v, gt, params, p1 - 1)
+    return value
+
+
+@kernel_jit_inline
+def prepare_cards(v, gt, params, ws):
+    """Evaluate once each visible card of interest (hand and Card Area): worth, vesicle stage,
+    placements still needed from the hand."""
+    cards = v.hand
+    for slot in range(gt.n_slots):
+        if v.slot_card[slot] >= 0:
+            cards |= np.int64(1) << np.int64(v.slot_card[slot])
+    while cards != 0:
+        c = lowest_bit(cards)
+        cards &= cards - np.int64(1)
+        if gt.card_type[c] == ADDITIONAL_RESOURCE:
+            ws[WS_WORTH, c] = 0.0
+            ws[WS_STAGE, c] = 0.0
+            ws[WS_TODO, c] = 0.0
+            continue
+        stage = vesicle_stage(v, gt, c) if is_vesicle_card(gt.card_type[c]) else 0
+        ws[WS_WORTH, c] = card_worth(v, gt, params, c)
+        ws[WS_STAGE, c] = stage
+        ws[WS_TODO, c] = placements_to_complete(v, gt, c, True, stage)
+
+
+# -- choosing ------------------------------------------------------------------------------
+@kernel_jit_inline
+def softmax_pick(values, n, temperature, key):
+    """Index of the best value (temperature 0; ties to the lowest index) or a softmax draw."""
+    best = 0
+    for i in range(1, n):
+        if values[i] > values[best]:
+            best = i
+    if temperature <= 0.0:
+        return best
+    total = 0.0
+    top = values[best]
+    for i in range(n):
+        values[i] = np.exp((values[i] - top) / temperature)
+        total += values[i]
+    u = np.float64(splitmix64(key) >> S11) / TWO53 * total
+    acc = 0.0
+    for i in range(n):
+        acc += values[i]
+        if u < acc:
+            return i
+    return best

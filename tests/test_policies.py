@@ -1,0 +1,178 @@
+"""Built-in and user policies: legal play checked by the referee, determinism, the seat rotation
+of pooled fields, the information boundary of the View, and user policy files."""
+
+from __future__ import annotations
+
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simcell.config.load import PolicyField, load_default_game
+from simcell.policies.registry import (
+    ARCHETYPES,
+    BUILTIN_POLICIES,
+    HEURISTIC_PARAMS,
+    N_PARAMS,
+    param_vector,
+)
+from simcell.policies.user import UserPolicyError, compile_user_policy
+from simcell.runner.fields import balance_table, homogeneous, seat_orders, seating
+from simcell.runner.games import play_chunk, play_traced
+from tests.parity import run_parity
+
+GAME = load_default_game()
+SEED = 4242
+HEURISTICS = ("greedy", "planner")
+
+
+@pytest.mark.parametrize("policy", HEURISTICS)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_heuristic_play_is_legal_and_replays(policy: str, players: int) -> None:
+    """The referee accepts every action of the heuristic policies and reproduces every record."""
+    counts: Counter = Counter()
+    failures = run_parity(GAME, players, SEED, range(60), counts, homogeneous(policy, players))
+    assert failures == []
+    assert counts["games"] == 60
+    # heuristic play completes cards of every route (not just exhausts and passes)
+    assert counts["enzymes"] > 0 and counts["exocytoses"] > 0
+
+
+def test_pool_of_archetypes_is_legal() -> None:
+    field = PolicyField(name="pool", pool=ARCHETYPES, rotation="cyclic")
+    counts: Counter = Counter()
+    failures = run_parity(GAME, 5, SEED, range(50), counts, seating(field, 5))
+    assert failures == [] and counts["games"] == 50
+
+
+def test_heuristics_beat_random_by_far() -> None:
+    """A one-step evaluator must score far above random play (a check that can fail: a sign
+    error in the evaluator gives random-like or worse play)."""
+    field = PolicyField(name="mixed", seats=("random", "greedy", "random", "planner"))
+    chunk = play_chunk(GAME, 4, SEED, 0, 400, seating(field, 4))
+    hp = chunk.players["final_hp"].reshape(-1, 4).mean(axis=0)
+    wins = chunk.players["win_share"].reshape(-1, 4).sum(axis=0)
+    assert hp[1] > 2 * hp[0] and hp[3] > 2 * hp[2]
+    assert wins[1] + wins[3] > 0.95 * 400
+
+
+def test_policies_are_deterministic_given_the_seed() -> None:
+    for policy in HEURISTICS:
+        s = homogeneous(policy, 3)
+        a = play_chunk(GAME, 3, SEED, 0, 40, s)
+        b = play_chunk(GAME, 3, SEED, 0, 40, s)
+        assert a.players.tobytes() == b.players.tobytes()
+        c = play_chunk(GAME, 3, SEED + 1, 0, 40, s)
+        assert a.players.tobytes() != c.players.tobytes()
+
+
+def test_temperature_zero_ignores_the_policy_stream() -> None:
+    """With temperature 0 the greedy choice is the best action: games still differ by deal,
+    and a softmax temperature changes play."""
+    cold = play_chunk(GAME, 3, SEED, 0, 30, homogeneous("greedy", 3, temperature=0.0))
+    warm = play_chunk(GAME, 3, SEED, 0, 30, homogeneous("greedy", 3, temperature=0.5))
+    assert cold.players.tobytes() != warm.players.tobytes()
+
+
+@pytest.mark.parametrize("rotation,players", [("cyclic", 4), ("cyclic", 5), ("all", 3)])
+def test_rotation_balance_is_exact_over_complete_blocks(rotation: str, players: int) -> None:
+    field = PolicyField(name="pool", pool=("greedy", "planner", "random")[: max(2, players - 2)],
+                        rotation=rotation)
+    s = seating(field, players)
+    blocks = 3
+    n = s.rotations * blocks
+    chunk = play_chunk(GAME, players, SEED, 0, n, s)
+    rec = chunk.players
+    from_records = np.zeros((len(s.policies), players), np.int64)
+    np.add.at(from_records, (rec["policy"], rec["seat"]), 1)
+    assert (from_records == balance_table(s, n)).all()
+    # every player id sits in every seat equally often
+    per_player_seat = np.zeros((players, players), np.int64)
+    np.add.at(per_player_seat, (rec["player"], rec["seat"]), 1)
+    assert (per_player_seat == blocks * s.rotations // players).all()
+    # one game past a complete block: player seating is no longer balanced, and the table shows it
+    extra = balance_table(s, n + 1) - balance_table(s, n)
+    assert extra.sum() == players and (extra.sum(axis=0) == 1).all()
+
+
+def test_seat_orders() -> None:
+    assert seat_orders(3, "cyclic").tolist() == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    assert len(seat_orders(4, "all")) == 24
+    assert sorted(map(tuple, seat_orders(4, "all"))) == sorted(set(map(tuple, seat_orders(4, "all"))))
+
+
+def test_param_vectors() -> None:
+    v = param_vector("greedy", {"temperature": 0.0})
+    assert len(v) == N_PARAMS
+    assert v[list(HEURISTIC_PARAMS).index("temperature")] == 0.0
+    detox = param_vector("detox_goals")
+    assert detox[list(HEURISTIC_PARAMS).index("w_detox")] == BUILTIN_POLICIES["detox_goals"].defaults["w_detox"] > 1
+    assert set(ARCHETYPES) <= set(BUILTIN_POLICIES)
+
+
+def test_params_from_the_config_change_play() -> None:
+    plain = play_chunk(GAME, 3, SEED, 0, 30, homogeneous("planner", 3))
+    enzymes = play_chunk(GAME, 3, SEED, 0, 30, homogeneous("planner", 3, w_enzyme=4.0))
+    assert (enzymes.players["completed_by_type"][:, 0].sum()
+            > plain.players["completed_by_type"][:, 0].sum())
+
+
+# -- user policies --------------------------------------------------------------------------
+USER_OK = """
+def first_or_last(obs, legal, n_legal, params, key):
+    if params[0] > 0:
+        return n_legal - 1
+    return 0
+"""
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "mine.py"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def test_user_policy_loads_and_plays(tmp_path: Path) -> None:
+    _write(tmp_path, USER_OK)
+    field = PolicyField(name="mine", seats=("mine.py:first_or_last", "greedy", "random"),
+                        params=(("mine.py:first_or_last", (("last", 1.0),)),))
+    s = seating(field, 3)
+    chunk = play_chunk(GAME, 3, SEED, 0, 20, s, base=tmp_path)
+    assert len(chunk.players) == 60
+    traced = play_traced(GAME, 3, SEED, 0, s, base=tmp_path)
+    assert traced.players["final_hp"].shape == (3,)
+    counts: Counter = Counter()
+    assert run_parity_user(tmp_path, s, counts) == []
+
+
+def run_parity_user(base: Path, s, counts: Counter) -> list[str]:
+    import os
+
+    cwd = os.getcwd()
+    os.chdir(base)  # user policy paths are relative to the config's folder
+    try:
+        return run_parity(GAME, 3, SEED, range(5), counts, s)
+    finally:
+        os.chdir(cwd)
+
+
+@pytest.mark.parametrize("text,spec,message", [
+    (USER_OK, "mine.py:nothing_here", "has no function 'nothing_here'"),
+    (USER_OK, "other.py:first_or_last", "file not found"),
+    ("def two(obs, legal):\n    return 0\n", "mine.py:two", "takes (obs, legal) but a policy takes exactly"),
+    ("def bad(obs, legal, n_legal, params, key):\n    return {'a': 1}\n", "mine.py:bad", "does not compile"),
+    ("import no_such_module_anywhere\n", "mine.py:x", "importing"),
+])
+def test_malformed_user_policy_gets_a_clear_error(tmp_path: Path, text: str, spec: str, message: str) -> None:
+    _write(tmp_path, text)
+    with pytest.raises(UserPolicyError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        compile_user_policy(spec, tmp_path)
+
+
+def test_user_policy_returning_a_bad_index_is_reported(tmp_path: Path) -> None:
+    _write(tmp_path, "def oob(obs, legal, n_legal, params, key):\n    return n_legal\n")
+    s = seating(PolicyField(name="x", seats=("mine.py:oob", "random")), 2)
+    with pytest.raises(UserPolicyError, match="outside 0 .. n_legal - 1 in game 0"):
+        play_chunk(GAME, 2, SEED, 0, 5, s, base=tmp_path)
