@@ -1,4 +1,5 @@
-"""Kernel benchmark: games and decisions per second with random play, 2-5 players, records on.
+"""Kernel benchmark: games and decisions per second for one policy in every seat (default random),
+2-5 players, records on.
 
 What the figure includes: setup, every decision (legal actions, the random policy's draw,
 applying the action, Phase 2, scoring), writing the per-(game, player) and per-game records
@@ -6,7 +7,7 @@ and the block aggregates, in one thread per core (games split in equal chunks ac
 processes, since numba's own threads add nothing to independent games). It excludes the first
 compile (cached on disk) and converting records to DataFrames or Parquet.
 
-    python benchmarks/kernel.py [--games N] [--workers W]
+    python benchmarks/kernel.py [--games N] [--workers W] [--policy NAME] [--players 2 3 4 5]
 """
 
 from __future__ import annotations
@@ -17,15 +18,17 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from simcell.config.load import load_default_game
+from simcell.runner.fields import homogeneous
 from simcell.runner.games import play_chunk
 
 
-def _work(args: tuple[int, int, int, int]) -> tuple[int, float]:
-    players, first, n, total = args
+def _work(args: tuple[int, int, int, int, str]) -> tuple[int, float]:
+    players, first, n, total, policy = args
     game = load_default_game()
-    play_chunk(game, players, 1, 0, 2)  # load the compiled kernel
+    seating = homogeneous(policy, players)
+    play_chunk(game, players, 1, 0, 2, seating)  # load the compiled kernel
     t = time.perf_counter()
-    chunk = play_chunk(game, players, 1, first, n, total_games=total, blocks=64)
+    chunk = play_chunk(game, players, 1, first, n, seating, total_games=total, blocks=64)
     return chunk.decisions, time.perf_counter() - t
 
 
@@ -33,15 +36,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40_000)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--policy", default="random")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
     args = parser.parse_args()
     play_chunk(load_default_game(), 2, 1, 0, 2)  # compile (or load the cache) once
-    print(f"kernel benchmark: random play, records and block aggregates on, "
+    print(f"kernel benchmark: {args.policy} in every seat, records and block aggregates on, "
           f"{args.workers} worker process(es), {args.games:,} games per player count")
     print(f"{'players':>7} {'games/s':>10} {'decisions/s':>12} {'decisions/game':>15}")
     with ProcessPoolExecutor(args.workers) as pool:
-        for players in (2, 3, 4, 5):
+        for players in args.players:
             per = args.games // args.workers
-            jobs = [(players, w * per, per, args.games) for w in range(args.workers)]
+            jobs = [(players, w * per, per, args.games, args.policy) for w in range(args.workers)]
             t = time.perf_counter()
             results = list(pool.map(_work, jobs))
             wall = time.perf_counter() - t
