@@ -119,6 +119,76 @@ def test_params_from_the_config_change_play() -> None:
             > plain.players["completed_by_type"][:, 0].sum())
 
 
+# -- the information boundary ---------------------------------------------------------------
+def hide_differently(st, gt, rng: np.random.Generator) -> None:
+    """Permute what RULES.md §9 hides, keeping every observation fixed: the deck order, the
+    unrevealed and removed events and their order, and rivals' kept cards (swapped with deck
+    cards)."""
+    from simcell.kernel.state import G_DECK_N, G_EVENT_N, G_EVENT_NEXT, G_EVENTS_REMOVED, G_TO_MOVE
+
+    deck_n = int(st.g[G_DECK_N])
+    st.deck[:deck_n] = rng.permutation(st.deck[:deck_n])
+    nxt, n_ev = int(st.g[G_EVENT_NEXT]), int(st.g[G_EVENT_N])
+    removed = [pos for pos in range(len(gt.event_id)) if int(st.g[G_EVENTS_REMOVED]) >> int(gt.event_id[pos]) & 1]
+    if removed and n_ev > nxt:  # swap a set-aside event with an unrevealed one
+        j = int(rng.integers(nxt, n_ev))
+        out, back = removed[0], int(st.event_deck[j])
+        st.event_deck[j] = out
+        st.g[G_EVENTS_REMOVED] ^= (1 << int(gt.event_id[out])) | (1 << int(gt.event_id[back]))
+    st.event_deck[nxt:n_ev] = rng.permutation(st.event_deck[nxt:n_ev])
+    me = int(st.g[G_TO_MOVE])
+    for rival in range(gt.players):
+        kept = int(st.hand[rival]) & ~int(st.bought[rival])
+        if rival == me or kept == 0 or deck_n == 0:
+            continue
+        card = next(c for c in range(64) if kept >> c & 1)
+        pos = int(rng.integers(0, deck_n))
+        other = int(st.deck[pos])
+        st.deck[pos] = card
+        st.hand[rival] = (int(st.hand[rival]) & ~(1 << card)) | (1 << other)
+
+
+@pytest.mark.parametrize("policy", ["greedy", "planner", "detox_goals"])
+def test_hidden_information_never_changes_an_action(policy: str) -> None:
+    """Over hundreds of mid-game states: permuting what is hidden, with the observation fixed,
+    never changes the built-in policy's action (and the test can fail: a policy that reads a
+    rival's hand or the deck would be caught; see test_the_probe_sees_hidden_changes)."""
+    from simcell.runner.games import copy_state, game_in_progress, next_decision
+
+    rng = np.random.default_rng(7)
+    s = homogeneous(policy, 4)
+    checked = 0
+    for g in range(30):
+        for k in (3, 25, 60, 110):
+            found = game_in_progress(GAME, 4, SEED, g, s, k)
+            if found is None:
+                continue
+            st, gt = found
+            for _ in range(2):
+                other = copy_state(st)
+                hide_differently(other, gt, rng)
+                assert next_decision(copy_state(st), gt) == next_decision(other, gt), (g, k)
+                checked += 1
+    assert checked >= 200
+
+
+def test_the_probe_sees_hidden_changes() -> None:
+    """The permutation really changes hidden state: after it, the games diverge later on."""
+    from simcell.runner.games import copy_state, game_in_progress, next_decision
+
+    rng = np.random.default_rng(3)
+    s = homogeneous("greedy", 4)
+    diverged = 0
+    for g in range(10):
+        st, gt = game_in_progress(GAME, 4, SEED, g, s, 5)
+        other = copy_state(st)
+        hide_differently(other, gt, rng)
+        a = [next_decision(st, gt) for _ in range(80)]
+        b = [next_decision(other, gt) for _ in range(80)]
+        diverged += a != b
+    assert diverged >= 5
+
+
 # -- user policies --------------------------------------------------------------------------
 USER_OK = """
 def first_or_last(obs, legal, n_legal, params, key):

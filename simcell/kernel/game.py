@@ -31,14 +31,20 @@ from simcell.policies.dispatch import choose_action
 
 
 @kernel_jit
-def play_game(st, gt, seed, deal, user_fn, trace_on, block=0):
+def play_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after):
     """Play one game to the end with the seating in st.seat_policy / st.seat_params (its block
     figures into aggregate row `block`); returns the number of policy decisions taken.
     `user_fn` is the user policy (a cfunc; policies/user.py) for seats of policy KERNEL_USER.
     A user policy that returns an index outside the legal list ends the game with
-    G_POLICY_ERROR set (the runner raises)."""
-    reset_state(st, gt, seed, deal, trace_on, block)
-    setup_game(st, gt)
+    G_POLICY_ERROR set (the runner raises).
+
+    `resume` continues the game in `st` instead of dealing a new one (seed, deal, trace_on and
+    block are then the State's own); `stop_after` >= 0 returns before the policy decision that
+    would be number stop_after + 1 of this call, leaving the game in progress (tests use both
+    to compare one decision of two states). Pass False, -1 to play a game through."""
+    if not resume:
+        reset_state(st, gt, seed, deal, trace_on, block)
+        setup_game(st, gt)
     decisions = 0
     while st.g[G_PHASE] != PH_OVER:
         phase = st.g[G_PHASE]
@@ -50,6 +56,8 @@ def play_game(st, gt, seed, deal, user_fn, trace_on, block=0):
         if n == 1:
             code = st.legal[0]
         else:
+            if decisions == stop_after:
+                return decisions
             i = choose_action(st.seat_policy[seat], st, gt, seat, n, st.seat_params[seat], user_fn)
             if i < 0:
                 st.g[G_POLICY_ERROR] = seat + 1
@@ -178,7 +186,7 @@ def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, player_po
         deal = game // rotations if duplicate else game
         seat_players(st, player_policy, player_label, player_params, seat_orders, rotation)
         block = block_of(game, total_games, blocks)
-        total += play_game(st, gt, seed, deal, user_fn, False, block)
+        total += play_game(st, gt, seed, deal, user_fn, False, block, False, -1)
         if st.g[G_POLICY_ERROR] != 0:
             return -1 - j
         write_records(st, gt, pr, gr, j, game, deal, rotation)

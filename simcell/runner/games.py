@@ -136,7 +136,7 @@ def play_traced(
     deal = game_index // seating.rotations if duplicate else game_index
     seat_players(st, seating.player_policy, seating.player_label, seating.player_params,
                  seating.seat_orders, rotation)
-    play_game(st, gt, seed, deal, _user_fn(seating, base), True, 0)
+    play_game(st, gt, seed, deal, _user_fn(seating, base), True, 0, False, -1)
     if st.g[G_POLICY_ERROR]:
         raise _policy_failed(seating, game_index)
     if st.g[G_TRACE_OVERFLOW]:
@@ -144,3 +144,48 @@ def play_traced(
     write_records(st, gt, pr, gr, 0, game_index, deal, rotation)
     p, g = to_structured(gt, pr, gr, 1)
     return TracedGame(st.trace[: st.g[G_TRACE_LEN]].copy(), p, g)
+
+
+def game_in_progress(
+    game: GameDefinition, players: int, seed: int, game_index: int, seating: Seating,
+    decisions: int, capacity: int = TRACE_WORDS_PER_GAME,
+):
+    """The (State, GameTables) of game `game_index` just before its policy decision number
+    `decisions` + 1 (traced), or None if the game has fewer decisions."""
+    from simcell.kernel.game import play_game, seat_players
+    from simcell.kernel.state import G_PHASE, PH_OVER
+
+    gt = tables_for(game, players)
+    st = _state(gt, seating, capacity)
+    rotation = game_index % seating.rotations
+    seat_players(st, seating.player_policy, seating.player_label, seating.player_params,
+                 seating.seat_orders, rotation)
+    play_game(st, gt, seed, game_index, no_user_policy(), True, 0, False, decisions)
+    return None if st.g[G_PHASE] == PH_OVER else (st, gt)
+
+
+def next_decision(st, gt, base: Path = Path("."), seating: Seating | None = None) -> tuple[int, int]:
+    """Let the State's game take its next policy decision; returns (seat, chosen code). The
+    State moves on (copy it first to keep it)."""
+    from simcell.kernel.enums import TRACE_DECISION
+    from simcell.kernel.game import play_game
+
+    start = int(st.g[G_TRACE_LEN])
+    user_fn = _user_fn(seating, base) if seating is not None else no_user_policy()
+    play_game(st, gt, 0, 0, user_fn, True, 0, True, 1)
+    trace = st.trace
+    i = start
+    while i < st.g[G_TRACE_LEN]:
+        if trace[i] == TRACE_DECISION:
+            n = int(trace[i + 3])
+            if trace[i + 2] == 0:  # not automatic
+                return int(trace[i + 1]), int(trace[i + 4 + n])
+            i += 5 + n
+        else:  # a shuffle: purpose, index, n, ids
+            i += 4 + int(trace[i + 3])
+    raise RuntimeError("the game ended without another policy decision")
+
+
+def copy_state(st):
+    """An independent copy of a State (every array copied)."""
+    return type(st)(*(np.copy(a) for a in st))
