@@ -5,38 +5,31 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcell.kernel.enums import ORG_GOLGI, TRACE_END
 from simcell.kernel.jit import kernel_jit
-
-from simcell.kernel.actions import apply_phase_one
-from simcell.kernel.codes import code_p1
-from simcell.kernel.legal import phase_one_legal
 from simcell.kernel.scoring import final_scores
-from simcell.kernel.setup import apply_combo, apply_return, reset_state, setup_game, setup_legal
+from simcell.kernel.setup import reset_state, setup_game
 from simcell.kernel.state import (
     G_DETOX_REMOVED,
     G_EVENT_N,
     G_EVENTS_REMOVED,
-    G_PHASE,
     G_POLICY_ERROR,
     G_RESHUFFLES,
     G_TO_MOVE,
     G_VISIBLE,
-    PH_COMBO,
-    PH_OVER,
-    PH_RETURN,
 )
 from simcell.kernel.stock import trace_decision, trace_word
-from simcell.kernel.enums import ORG_GOLGI, TRACE_END
-from simcell.policies.dispatch import choose_action
+from simcell.kernel.turns import ON_OVER, ON_SEARCH, apply_decision, list_legal, play_on, total_decisions
+from simcell.policies.rollout import choose_rollout
 
 
 @kernel_jit
-def play_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after):
+def play_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, root, work):
     """Play one game to the end with the seating in st.seat_policy / st.seat_params (its block
     figures into aggregate row `block`); returns the number of policy decisions taken.
-    `user_fn` is the user policy (a cfunc; policies/user.py) for seats of policy KERNEL_USER.
-    A user policy that returns an index outside the legal list ends the game with
-    G_POLICY_ERROR set (the runner raises).
+    `user_fn` is the user policy (a cfunc; policies/user.py) for seats of policy KERNEL_USER;
+    `root` and `work` are scratch States for the rollout policy's playouts. A user policy that
+    returns an index outside the legal list ends the game with G_POLICY_ERROR set.
 
     `resume` continues the game in `st` instead of dealing a new one (seed, deal, trace_on and
     block are then the State's own); `stop_after` >= 0 returns before the policy decision that
@@ -45,35 +38,23 @@ def play_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after):
     if not resume:
         reset_state(st, gt, seed, deal, trace_on, block)
         setup_game(st, gt)
-    decisions = 0
-    while st.g[G_PHASE] != PH_OVER:
-        phase = st.g[G_PHASE]
-        if phase == PH_RETURN or phase == PH_COMBO:
-            n = setup_legal(st, gt)
-        else:
-            n = phase_one_legal(st, gt)
+    start = total_decisions(st)
+    stop_total = start + stop_after if stop_after >= 0 else -1
+    while True:
+        status = play_on(st, gt, user_fn, stop_total, True)
+        if status != ON_SEARCH:
+            break
+        # a search policy's decision: the turn loop stopped with the legal actions listed
         seat = st.g[G_TO_MOVE]
-        if n == 1:
-            code = st.legal[0]
-        else:
-            if decisions == stop_after:
-                return decisions
-            i = choose_action(st.seat_policy[seat], st, gt, seat, n, st.seat_params[seat], user_fn)
-            if i < 0:
-                st.g[G_POLICY_ERROR] = seat + 1
-                break
-            code = st.legal[i]
-            st.decisions[seat] += 1
-            decisions += 1
-        trace_decision(st, seat, n == 1, n, code)
-        if phase == PH_RETURN:
-            apply_return(st, gt, code_p1(code))
-        elif phase == PH_COMBO:
-            apply_combo(st, gt, code_p1(code))
-        else:
-            apply_phase_one(st, gt, code)
-    trace_word(st, TRACE_END)
-    return decisions
+        n = list_legal(st, gt)
+        i = choose_rollout(st, gt, seat, n, st.seat_params[seat], user_fn, root, work)
+        code = st.legal[i]
+        st.decisions[seat] += 1
+        trace_decision(st, seat, False, n, code)
+        apply_decision(st, gt, code)
+    if status == ON_OVER:
+        trace_word(st, TRACE_END)
+    return total_decisions(st) - start
 
 
 @kernel_jit
@@ -167,7 +148,7 @@ def seat_players(st, player_policy, player_label, player_params, seat_orders, ro
 
 @kernel_jit
 def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, player_policy,
-               player_label, player_params, seat_orders, duplicate, user_fn):
+               player_label, player_params, seat_orders, duplicate, user_fn, root, work):
     """Play games first_game .. first_game + n_games - 1 of a run of total_games games, write
     their records in rows 0 .. n_games - 1 and add their block figures to the State's
     aggregates (rows: blocks of the run, st.agg_* first axis); returns the policy decisions
@@ -176,7 +157,7 @@ def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, player_po
     The field: player p plays kernel policy player_policy[p] with parameters player_params[p]
     (record label player_label[p]). Game g uses rotation g % R of seat_orders (R rows, each a
     seat -> player order); its deal is g, or g // R in duplicate mode (the R rotations of a
-    deal share every chance stream)."""
+    deal share every chance stream). `root` and `work`: scratch States for rollout playouts."""
     total = 0
     blocks = st.agg_offered.shape[0]
     rotations = seat_orders.shape[0]
@@ -186,7 +167,7 @@ def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, player_po
         deal = game // rotations if duplicate else game
         seat_players(st, player_policy, player_label, player_params, seat_orders, rotation)
         block = block_of(game, total_games, blocks)
-        total += play_game(st, gt, seed, deal, user_fn, False, block, False, -1)
+        total += play_game(st, gt, seed, deal, user_fn, False, block, False, -1, root, work)
         if st.g[G_POLICY_ERROR] != 0:
             return -1 - j
         write_records(st, gt, pr, gr, j, game, deal, rotation)

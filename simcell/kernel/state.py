@@ -54,6 +54,8 @@ PH_COMBO = 1  # setup step 5: each seat takes a 2-resource combination
 PH_PLACE = 2  # Phase 1 of a round
 PH_OVER = 3  # scored
 
+MAX_CANDIDATES = 16  # most candidate actions the rollout policy plays out
+
 NO_GOLGI = GOLGI_NONE  # a vesicle that has not visited the Golgi
 
 
@@ -219,8 +221,11 @@ class State(NamedTuple):
     hand_size: np.ndarray  # int32[seat] cards in hand (the View's derived array)
     policy_values: np.ndarray  # float64[max_legal] an evaluation of each legal action
     policy_need: np.ndarray  # float64[resource] resources the cards of interest still need
+    policy_delta: np.ndarray  # float64[resource] one action's change to personal stock
     policy_cards: np.ndarray  # float64[row, card id] per-decision card evaluations (policies/evaluate.py WS_*)
     observation: np.ndarray  # int64[observation_size] a user policy's observation vector
+    candidates: np.ndarray  # int64[MAX_CANDIDATES] the rollout policy's candidate action indices
+    candidate_score: np.ndarray  # float64[MAX_CANDIDATES] their summed playout scores
     scratch: np.ndarray  # int32[n_ids] workspace for shuffles
     scratch_hash: np.ndarray  # uint64[n_ids] workspace for shuffles
     final_hp: np.ndarray  # int64[seat] final HP (filled at scoring)
@@ -308,8 +313,11 @@ def new_state(
         hand_size=np.zeros(p, i32),
         policy_values=np.zeros(gt.max_legal, np.float64),
         policy_need=np.zeros(N_RESOURCES, np.float64),
+        policy_delta=np.zeros(N_RESOURCES, np.float64),
         policy_cards=np.zeros((3, n_cards_space), np.float64),
         observation=np.zeros(observation_size, np.int64),
+        candidates=np.zeros(MAX_CANDIDATES, np.int64),
+        candidate_score=np.zeros(MAX_CANDIDATES, np.float64),
         scratch=np.zeros(max(n_ids, gt.n_events, gt.n_goals, gt.n_epi, 1), i32),
         scratch_hash=np.zeros(max(n_ids, gt.n_events, gt.n_goals, gt.n_epi, 1), np.uint64),
         final_hp=np.zeros(p, np.int64),

@@ -16,7 +16,6 @@ from simcell.kernel.state import G_DEAL, G_SEED
 from simcell.policies.heuristic import choose_heuristic
 from simcell.policies.random_policy import choose_random
 from simcell.policies.registry import KERNEL_PLANNER, KERNEL_RANDOM, KERNEL_USER
-from simcell.policies.view import make_view
 
 
 @kernel_jit_inline
@@ -38,7 +37,4 @@ def choose_action(policy, st, gt, seat, n_legal, params, user_fn):
         observe(st, gt, seat, st.observation)
         i = user_fn(st.observation, st.legal, n_legal, params, key)
         return i if 0 <= i < n_legal else -1  # -1: the runner reports the bad index
-    return choose_heuristic(
-        make_view(st, seat), gt, st.legal, n_legal, params, key, policy == KERNEL_PLANNER,
-        st.policy_values, st.policy_need, st.policy_cards,
-    )
+    return choose_heuristic(st, gt, seat, n_legal, params, key, policy == KERNEL_PLANNER)

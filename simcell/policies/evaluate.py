@@ -88,6 +88,7 @@ PER_PLACEMENT = (3.0, 3.0, 1.5, 3.0, 3.0)
 # -- what things are worth ----------------------------------------------------------------------
 @kernel_jit_inline
 def completion_atp(v, gt, card):
+    """Completion ATP of a completable card after the seat's cost_discount (minimum 0)."""
     a = gt.card_atp[card] - v.cost_discount[v.seat, gt.card_type[card]]
     return a if a > 0 else 0
 
@@ -221,8 +222,11 @@ def vesicle_stage(v, gt, card):
 
 @kernel_jit_inline
 def add_card_need(v, gt, ws, card, weight, need):
-    """Add what completing `card` still takes from personal stock to need[resource]."""
+    """Add what completing `card` still takes from personal stock to need[resource] (an
+    Additional Resource card, held only during setup, needs nothing)."""
     t = gt.card_type[card]
+    if t == ADDITIONAL_RESOURCE:
+        return
     need[ATP] += weight * completion_atp(v, gt, card)
     if t == ENZYME:
         need[PROTEIN] += weight * gt.card_protein[card]
@@ -322,15 +326,14 @@ def best_golgi_value(v, gt, params, ws, origin, load, golgi, interest):
 
 
 @kernel_jit_inline
-def acquire_value(v, gt, params, ws, need, focus, card, weight):
-    """Worth of a card entering the hand: an Additional Resource card's gain, or `card` share of
-    its worth scaled by whether it can still be completed."""
+def acquire_value(v, gt, params, ws, delta, card, weight):
+    """Worth of a card entering the hand (weight > 0) or going back (weight < 0): an Additional
+    Resource card's gain goes into delta[resource]; any other card is worth `card` share of
+    its worth, scaled by whether it can still be completed."""
     if gt.card_type[card] == ADDITIONAL_RESOURCE:
-        total = 0.0
         for r in range(5):
-            if gt.card_gain[card, r] != 0:
-                total += resource_delta(v, params, need, focus, r, gt.card_gain[card, r])
-        return total
+            delta[r] += np.sign(weight) * gt.card_gain[card, r]
+        return 0.0
     left = placements_left(v, gt) - 1.0
     todo = ws[WS_TODO, card]
     if left < todo:
@@ -340,105 +343,96 @@ def acquire_value(v, gt, params, ws, need, focus, card, weight):
 
 
 @kernel_jit_inline
-def action_value(v, gt, params, ws, need, focus, interest, contest, code):
-    """One-step value of a legal action code for the View's seat."""
+def free_budding_count(v, gt, org):
+    free = 0
+    for i in range(gt.budding[org]):
+        if v.ves_owner[org, i] < 0:
+            free += 1
+    return free
+
+
+@kernel_jit_inline
+def action_value(v, gt, params, ws, need, delta, focus, interest, contest, code):
+    """One-step value of a legal action code for the View's seat. Changes to personal stock
+    are gathered in delta[resource] and valued once at the end (resource_delta); resources
+    that turn into a completion or into vesicle cargo count at their base worth only."""
     s = v.seat
+    for r in range(5):
+        delta[r] = 0.0
+    value = 0.0
     kind = code_kind(code)
+    p1 = code_p1(code)
     if kind == ACT_PASS:
         return 0.0
     if kind == ACT_EXHAUST:
-        return resource_delta(v, params, need, focus, code_p1(code), 1) - params[V_EXHAUST]
-    if kind == ACT_RETURN:
-        card = code_p1(code)
-        return -acquire_value(v, gt, params, ws, need, focus, card, 1.0)
-    if kind == ACT_COMBO:
-        r1 = gt.combos[code_p1(code), 0]
-        r2 = gt.combos[code_p1(code), 1]
-        if r1 == r2:
-            return resource_delta(v, params, need, focus, r1, 2)
-        return (resource_delta(v, params, need, focus, r1, 1)
-                + resource_delta(v, params, need, focus, r2, 1))
-    value = params[V_GREY] if code_flask(code) == FLASK_GREY else 0.0
-    loc = code_target(code)
-    p1 = code_p1(code)
-    action = gt.loc_action[loc]
-    bonus_r = v.bonus_res[loc]
-    if action == LA_COLLECT:
-        spot = gt.loc_first_spot[loc] + p1
-        for r in range(5):
-            d = gt.spot_gain[spot, r] - gt.spot_cost[spot, r]
-            if gt.spot_gain[spot, r] > 0:
-                d += v.yield_bonus[s, loc]
-            if r == bonus_r:
-                d += v.bonus_n[loc]
-            if d != 0:
-                value += resource_delta(v, params, need, focus, r, d)
-        return value
-    if bonus_r >= 0:
-        value += resource_delta(v, params, need, focus, bonus_r, v.bonus_n[loc])
-    if action == LA_TRANSLATE:
-        return (value + resource_delta(v, params, need, focus, MRNA, -p1)
-                + resource_delta(v, params, need, focus, PROTEIN, p1 + v.yield_bonus[s, loc]))
-    if action == LA_CARD_AREA:
-        card = v.slot_card[p1]
-        price = gt.slot_prices[p1] - v.discount
-        if price < 0:
-            price = 0
-        weight = 1.0 if (interest >> np.int64(card)) & 1 else 0.6
-        return (value + resource_delta(v, params, need, focus, ATP, -price)
-                + acquire_value(v, gt, params, ws, need, focus, card, weight))
-    if action == LA_ENZYME:
-        return (value - params[V_RES + ATP] * completion_atp(v, gt, p1)
-                - params[V_RES + PROTEIN] * gt.card_protein[p1]
-                - params[V_RES + CARB] * gt.card_carb[p1]
-                + params[V_HP] * ws[WS_WORTH, p1])
-    if action == LA_DETOX:
-        return (value - params[V_RES + ATP] * completion_atp(v, gt, p1)
-                + params[V_HP] * ws[WS_WORTH, p1])
-    if action == LA_EXOCYTOSIS:
-        card = code_p2(code)
-        return (value - params[V_RES + ATP] * completion_atp(v, gt, card)
-                + params[V_HP] * ws[WS_WORTH, card] * (1.0 - params[V_STAGE_GOLGI]))
-    if action == LA_PROTEIN_SYNTHESIS or action == LA_STEROID_SYNTHESIS:
-        org = ORG_ROUGH if action == LA_PROTEIN_SYNTHESIS else ORG_SMOOTH
-        res = MRNA if org == ORG_ROUGH else LIPID
-        victim = code_p2(code)
-        value -= params[V_RES + res] * p1  # the spent units become the vesicle's cargo
-        value += best_er_value(v, gt, params, ws, org, p1 + v.yield_bonus[s, loc], interest)
-        if victim > 0:
-            value += params[V_HARM] * v.ves_load[org, victim - 1]
-        elif contest > 0.0:
-            free = 0
-            for i in range(gt.budding[org]):
-                if v.ves_owner[org, i] < 0:
-                    free += 1
-            if free == 1:
+        delta[p1] += 1.0
+        value -= params[V_EXHAUST]
+    elif kind == ACT_RETURN:
+        value -= acquire_value(v, gt, params, ws, delta, p1, -1.0)
+    elif kind == ACT_COMBO:
+        delta[gt.combos[p1, 0]] += 1.0
+        delta[gt.combos[p1, 1]] += 1.0
+    else:
+        if code_flask(code) == FLASK_GREY:
+            value += params[V_GREY]
+        loc = code_target(code)
+        action = gt.loc_action[loc]
+        if v.bonus_res[loc] >= 0:
+            delta[v.bonus_res[loc]] += v.bonus_n[loc]
+        if action == LA_COLLECT:
+            spot = gt.loc_first_spot[loc] + p1
+            for r in range(5):
+                delta[r] += gt.spot_gain[spot, r] - gt.spot_cost[spot, r]
+                if gt.spot_gain[spot, r] > 0:
+                    delta[r] += v.yield_bonus[s, loc]
+        elif action == LA_TRANSLATE:
+            delta[MRNA] -= p1
+            delta[PROTEIN] += p1 + v.yield_bonus[s, loc]
+        elif action == LA_CARD_AREA:
+            card = v.slot_card[p1]
+            price = gt.slot_prices[p1] - v.discount
+            delta[ATP] -= price if price > 0 else 0
+            weight = 1.0 if (interest >> np.int64(card)) & 1 else 0.6
+            value += acquire_value(v, gt, params, ws, delta, card, weight)
+        elif action == LA_ENZYME or action == LA_DETOX or action == LA_EXOCYTOSIS:
+            card = code_p2(code) if action == LA_EXOCYTOSIS else p1
+            value -= params[V_RES + ATP] * completion_atp(v, gt, card)
+            if action == LA_ENZYME:
+                value -= (params[V_RES + PROTEIN] * gt.card_protein[card]
+                          + params[V_RES + CARB] * gt.card_carb[card])
+            share = 1.0 - params[V_STAGE_GOLGI] if action == LA_EXOCYTOSIS else 1.0
+            value += params[V_HP] * ws[WS_WORTH, card] * share
+        elif action == LA_PROTEIN_SYNTHESIS or action == LA_STEROID_SYNTHESIS:
+            org = ORG_ROUGH if action == LA_PROTEIN_SYNTHESIS else ORG_SMOOTH
+            res = MRNA if org == ORG_ROUGH else LIPID
+            victim = code_p2(code)
+            value -= params[V_RES + res] * p1  # the spent units become the vesicle's cargo
+            value += best_er_value(v, gt, params, ws, org, p1 + v.yield_bonus[s, loc], interest)
+            if victim > 0:
+                value += params[V_HARM] * v.ves_load[org, victim - 1]
+            elif contest > 0.0 and free_budding_count(v, gt, org) == 1:
                 value += contest
-        return value
-    if action == LA_GOLGI:
-        org = p1 // SOURCE_RADIX
-        idx = p1 % SOURCE_RADIX
-        golgi = code_p2(code)
-        victim = code_p3(code)
-        res = CARB if golgi == GOLGI_CARB else LIPID
-        value -= params[V_RES + res]
-        value += best_golgi_value(v, gt, params, ws, org, v.ves_load[org, idx], golgi, interest)
-        if victim > 0:
-            value += params[V_HARM] * v.ves_load[ORG_GOLGI, victim - 1]
-        elif contest > 0.0:
-            free = 0
-            for i in range(gt.budding[ORG_GOLGI]):
-                if v.ves_owner[ORG_GOLGI, i] < 0:
-                    free += 1
-            if free == 1:
+        elif action == LA_GOLGI:
+            org = p1 // SOURCE_RADIX
+            golgi = code_p2(code)
+            victim = code_p3(code)
+            value -= params[V_RES + (CARB if golgi == GOLGI_CARB else LIPID)]
+            value += best_golgi_value(v, gt, params, ws, org, v.ves_load[org, p1 % SOURCE_RADIX],
+                                      golgi, interest)
+            if victim > 0:
+                value += params[V_HARM] * v.ves_load[ORG_GOLGI, victim - 1]
+            elif contest > 0.0 and free_budding_count(v, gt, ORG_GOLGI) == 1:
                 value += contest
-        return value
-    if action == LA_LAUREATES:
-        if not gt.rotate and v.marker != s:
-            value += params[V_FIRST]
-        if p1 == 0:
-            return value + resource_delta(v, params, need, focus, ATP, 1)
-        return value + marker_value(v, gt, params, p1 - 1)
+        elif action == LA_LAUREATES:
+            if not gt.rotate and v.marker != s:
+                value += params[V_FIRST]
+            if p1 == 0:
+                delta[ATP] += 1.0
+            else:
+                value += marker_value(v, gt, params, p1 - 1)
+    for r in range(5):
+        if delta[r] != 0.0:
+            value += resource_delta(v, params, need, focus, r, delta[r])
     return value
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Kernel policy ids (dispatch.py switches on these).
-KERNEL_RANDOM, KERNEL_GREEDY, KERNEL_PLANNER, KERNEL_USER = range(4)
+KERNEL_RANDOM, KERNEL_GREEDY, KERNEL_PLANNER, KERNEL_ROLLOUT, KERNEL_USER = range(5)
 
 # Parameters of the heuristic evaluator shared by `greedy` and `planner` (evaluate.py), in
 # vector order. Values are in Health Points: what one unit of each thing is worth to the bot.
@@ -48,7 +48,16 @@ HEURISTIC_PARAMS: dict[str, float] = {
 }
 HP_INDEX = {name: i for i, name in enumerate(HEURISTIC_PARAMS)}
 
-N_PARAMS = len(HEURISTIC_PARAMS)  # width of the kernel's parameter rows
+# `rollout`: its row is the heuristic row (ranking candidates, and the greedy playout policy)
+# followed by these.
+ROLLOUT_PARAMS: dict[str, float] = {
+    "playouts": 8.0,  # playouts per candidate action (the budget per decision: candidates x this)
+    "candidates": 5.0,  # candidate actions kept after ranking by the greedy evaluator
+    "playout_temperature": 0.1,  # softmax temperature of the greedy playout policy
+}
+ROLLOUT_INDEX = {name: len(HEURISTIC_PARAMS) + i for i, name in enumerate(ROLLOUT_PARAMS)}
+
+N_PARAMS = len(HEURISTIC_PARAMS) + len(ROLLOUT_PARAMS)  # width of the kernel's parameter rows
 
 _GREEDY_NAMES = tuple(n for n in HEURISTIC_PARAMS if n not in (
     "targets", "target_focus", "contest", "w_enzyme", "w_protein_hormone", "w_steroid_hormone",
@@ -74,6 +83,10 @@ BUILTIN_POLICIES: dict[str, BuiltinPolicy] = {
     "random": BuiltinPolicy(KERNEL_RANDOM, {}, (), "uniform over the legal actions"),
     "greedy": _heuristic(KERNEL_GREEDY, _GREEDY_NAMES, "one-step evaluation of every legal action"),
     "planner": _heuristic(KERNEL_PLANNER, _PLANNER_NAMES, "commits to target cards and closes their gap"),
+    "rollout": BuiltinPolicy(
+        KERNEL_ROLLOUT, dict(ROLLOUT_PARAMS), tuple(HEURISTIC_PARAMS) + tuple(ROLLOUT_PARAMS),
+        "determinized playouts of the best candidate actions with a greedy playout policy",
+    ),
     # archetypes: planner with different weights
     "enzyme_focused": _heuristic(
         KERNEL_PLANNER, _PLANNER_NAMES, "planner that favours Enzymes", w_enzyme=1.6,
@@ -118,7 +131,7 @@ def param_vector(name: str, params: dict[str, float] | None = None) -> list[floa
         values = [float(v) for _, v in sorted(params.items())]
     else:
         spec = BUILTIN_POLICIES[name]
-        base = dict(HEURISTIC_PARAMS) if spec.kernel_id in (KERNEL_GREEDY, KERNEL_PLANNER) else {}
+        base = dict(HEURISTIC_PARAMS) if spec.kernel_id != KERNEL_RANDOM else {}
         base.update(spec.defaults)
         base.update(params)
         values = [float(base[n]) for n in spec.layout]

@@ -71,6 +71,11 @@ def _state(gt: GameTables, seating: Seating, trace_capacity: int = 0, blocks: in
     return new_state(gt, trace_capacity, blocks, N_PARAMS, observation_size(gt))
 
 
+def _scratch(gt: GameTables, seating: Seating | None):
+    """The two scratch States of the rollout policy's playouts."""
+    return _state(gt, seating), _state(gt, seating)
+
+
 def _user_fn(seating: Seating, base: Path):
     if seating.user_policy is None:
         return no_user_policy()
@@ -100,10 +105,11 @@ def play_chunk(
     st = _state(gt, seating, 0, blocks)
     pr, gr = allocate_records(gt, n_games)
     total = first_game + n_games if total_games is None else total_games
+    root, work = _state(gt, seating), _state(gt, seating)
     decisions = kernel_play_chunk(
         st, gt, pr, gr, seed, first_game, n_games, total, seating.player_policy,
         seating.player_label, seating.player_params, seating.seat_orders, duplicate,
-        _user_fn(seating, base),
+        _user_fn(seating, base), root, work,
     )
     if decisions < 0:
         raise _policy_failed(seating, first_game - 1 - int(decisions))
@@ -136,7 +142,7 @@ def play_traced(
     deal = game_index // seating.rotations if duplicate else game_index
     seat_players(st, seating.player_policy, seating.player_label, seating.player_params,
                  seating.seat_orders, rotation)
-    play_game(st, gt, seed, deal, _user_fn(seating, base), True, 0, False, -1)
+    play_game(st, gt, seed, deal, _user_fn(seating, base), True, 0, False, -1, *_scratch(gt, seating))
     if st.g[G_POLICY_ERROR]:
         raise _policy_failed(seating, game_index)
     if st.g[G_TRACE_OVERFLOW]:
@@ -160,7 +166,8 @@ def game_in_progress(
     rotation = game_index % seating.rotations
     seat_players(st, seating.player_policy, seating.player_label, seating.player_params,
                  seating.seat_orders, rotation)
-    play_game(st, gt, seed, game_index, no_user_policy(), True, 0, False, decisions)
+    play_game(st, gt, seed, game_index, no_user_policy(), True, 0, False, decisions,
+              *_scratch(gt, seating))
     return None if st.g[G_PHASE] == PH_OVER else (st, gt)
 
 
@@ -172,7 +179,7 @@ def next_decision(st, gt, base: Path = Path("."), seating: Seating | None = None
 
     start = int(st.g[G_TRACE_LEN])
     user_fn = _user_fn(seating, base) if seating is not None else no_user_policy()
-    play_game(st, gt, 0, 0, user_fn, True, 0, True, 1)
+    play_game(st, gt, 0, 0, user_fn, True, 0, True, 1, *_scratch(gt, seating))
     trace = st.trace
     i = start
     while i < st.g[G_TRACE_LEN]:

@@ -1,0 +1,78 @@
+"""Playing a game on from its current state, turn by turn: legal actions, the policy's choice
+(or the one legal action), the trace, applying it. The one turn loop of simcell: the game loop
+(game.py) runs it and hands search-policy decisions to the search; the search's playouts
+(policies/rollout.py) run it with non-search policies only."""
+
+from __future__ import annotations
+
+from simcell.kernel.actions import apply_phase_one
+from simcell.kernel.codes import code_p1
+from simcell.kernel.jit import kernel_jit, kernel_jit_inline
+from simcell.kernel.legal import phase_one_legal
+from simcell.kernel.setup import apply_combo, apply_return, setup_legal
+from simcell.kernel.state import G_PHASE, G_POLICY_ERROR, G_TO_MOVE, PH_COMBO, PH_OVER, PH_RETURN
+from simcell.kernel.stock import trace_decision
+from simcell.policies.dispatch import choose_action
+from simcell.policies.registry import KERNEL_ROLLOUT
+
+# play_on's return statuses
+ON_OVER, ON_SEARCH, ON_STOPPED, ON_POLICY_ERROR = 0, 1, 2, 3
+
+
+@kernel_jit_inline
+def list_legal(st, gt):
+    """Legal actions of the player to move (setup or Phase 1) into st.legal; returns how many."""
+    phase = st.g[G_PHASE]
+    if phase == PH_RETURN or phase == PH_COMBO:
+        return setup_legal(st, gt)
+    return phase_one_legal(st, gt)
+
+
+@kernel_jit_inline
+def apply_decision(st, gt, code):
+    """Apply the player to move's action (setup or Phase 1)."""
+    phase = st.g[G_PHASE]
+    if phase == PH_RETURN:
+        apply_return(st, gt, code_p1(code))
+    elif phase == PH_COMBO:
+        apply_combo(st, gt, code_p1(code))
+    else:
+        apply_phase_one(st, gt, code)
+
+
+@kernel_jit_inline
+def total_decisions(st):
+    n = 0
+    for s in range(st.decisions.shape[0]):
+        n += st.decisions[s]
+    return n
+
+
+@kernel_jit
+def play_on(st, gt, user_fn, stop_total, search):
+    """Play the game in `st` on from its current state with its seats' policies. Stops
+    (ON_STOPPED) before a policy decision once the seats' decisions add up to stop_total
+    (>= 0), and, when `search`, before any decision of a search-policy seat (ON_SEARCH, with
+    the legal actions in st.legal; the caller decides, applies and calls again). ON_OVER when
+    the game is scored; ON_POLICY_ERROR (G_POLICY_ERROR set) when a user policy returned an
+    index outside the legal list."""
+    while st.g[G_PHASE] != PH_OVER:
+        n = list_legal(st, gt)
+        seat = st.g[G_TO_MOVE]
+        if n == 1:
+            code = st.legal[0]
+        else:
+            if stop_total >= 0 and total_decisions(st) >= stop_total:
+                return ON_STOPPED
+            policy = st.seat_policy[seat]
+            if search and policy == KERNEL_ROLLOUT:
+                return ON_SEARCH
+            i = choose_action(policy, st, gt, seat, n, st.seat_params[seat], user_fn)
+            if i < 0:
+                st.g[G_POLICY_ERROR] = seat + 1
+                return ON_POLICY_ERROR
+            code = st.legal[i]
+            st.decisions[seat] += 1
+        trace_decision(st, seat, n == 1, n, code)
+        apply_decision(st, gt, code)
+    return ON_OVER
