@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcell.kernel.bits import popcount
 from simcell.kernel.jit import kernel_jit
 from simcell.kernel.legal import card_price
 from simcell.kernel.state import (
@@ -50,15 +51,6 @@ def observation_size(gt) -> int:
         HEADER + gt.n_events + 2 * gt.n_loc + gt.goals_revealed * (1 + p) + 2 * gt.n_slots + 1
         + gt.n_spots + 3 * gt.max_budding * 4 + p * PER_PLAYER + 2
     )
-
-
-@kernel_jit
-def _bits_popcount(x):
-    n = 0
-    while x != 0:
-        x &= x - np.int64(1)
-        n += 1
-    return n
 
 
 @kernel_jit
@@ -127,7 +119,7 @@ def observe(st, gt, seat, out):
         placed_own -= st.grey_round[s]
         out[i] = st.completed[s]
         out[i + 1] = st.epi[s]
-        out[i + 2] = _bits_popcount(st.hand[s])
+        out[i + 2] = popcount(st.hand[s])
         out[i + 3] = st.bought[s]
         out[i + 4] = st.own_left[s]
         out[i + 5] = gt.flasks - st.own_left[s] - placed_own

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -92,7 +91,3 @@ def balance_table(s: Seating, n_games: int, first_game: int = 0) -> np.ndarray:
             table[s.player_label[s.seat_orders[r, seat]], seat] += count
     return table
 
-
-def field_base(source: Path | None) -> Path:
-    """Folder that user-policy paths of a config are relative to."""
-    return source.parent if source is not None else Path(".")
