@@ -55,7 +55,10 @@ def validate(config: Path = typer.Argument(..., help="Run config (TOML) to check
         f"players       {', '.join(map(str, rc.players))}",
         f"games         {rc.games:,} per field and player count",
         f"seed          {rc.seed}",
+        f"duplicate     {str(rc.duplicate).lower()}",
     ]
+    if rc.dask:
+        out.append(f"dask          {rc.dask}")
     for f in rc.fields:
         out.append(f"field         {f.name}: {f.describe()}")
     rounds = ", ".join(f"{p}p {game.rounds(p)}" for p in rc.players)
@@ -95,6 +98,84 @@ def validate(config: Path = typer.Argument(..., help="Run config (TOML) to check
     out.append(f"report        blocks={rc.report.blocks} bands: {bands}")
     typer.echo("\n".join(out))
     typer.echo("ok")
+
+
+@app.command("run")
+def run_command(
+    config: Path = typer.Argument(..., help="Run config (TOML)."),
+    games: int | None = typer.Option(
+        None, "--games", "-n", min=1, help="Games per field and player count (default: the config's)."
+    ),
+    seed: int | None = typer.Option(None, "--seed", min=0, help="Master seed (default: the config's)."),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Run directory to write (default: runs/CONFIG-YYYYmmdd-HHMMSS)."
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", "-w", min=1, help="Local worker processes (default: every core)."
+    ),
+    players: list[int] | None = typer.Option(
+        None, "--players", "-p", help="Player count(s) to play instead of the config's; repeat "
+        "for several (-p 3 -p 5)."
+    ),
+    force: bool = typer.Option(False, "--force", help="Replace an existing run directory."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
+    resume: Path | None = typer.Option(
+        None, "--resume", help="Continue the interrupted run in this directory (same config)."
+    ),
+    dask: str | None = typer.Option(
+        None, "--dask", help="Run on an existing Dask cluster: its scheduler address "
+        "(tcp://HOST:8786). Default: the config's [dask] scheduler, else local processes."
+    ),
+    chunk_games: int | None = typer.Option(
+        None, "--chunk-games", min=1, help="Games per work unit (default: planned; records do "
+        "not depend on it)."
+    ),
+) -> None:
+    """Play the config's games on every core (or a Dask cluster) into a run directory:
+    resolved config, records and block aggregates as Parquet, run metadata; then summarise.
+    Ctrl-C keeps the finished chunks: continue with --resume DIR."""
+    from simcell.config.errors import ConfigError
+    from simcell.policies.user import UserPolicyError
+    from simcell.runner.run import RunDirError, RunError, RunOptions, Runner
+
+    if resume is not None and (out is not None or force):
+        _fail("--resume continues a directory; it takes no --out or --force")
+        return
+    opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None, out=out,
+                      workers=workers, force=force, resume=resume, dask=dask,
+                      chunk_games=chunk_games)
+    try:
+        runner = Runner(config, opts)
+    except ConfigError as exc:
+        _fail(str(exc))
+        return
+    except (RunError, OSError) as exc:
+        _fail(f"{config}: {exc}")
+        return
+    from simcell.runner.progress import progress_bar
+
+    try:
+        with progress_bar(quiet) as bar:
+            runner.progress = bar
+            outcome = runner.run()
+    except KeyboardInterrupt:
+        target = runner.root or "DIR"
+        typer.echo(f"\ninterrupted: finished chunks are kept; continue with "
+                   f"simcell run {config} --resume {target}", err=True)
+        raise typer.Exit(code=130) from None
+    except (RunError, RunDirError) as exc:
+        _fail(str(exc))
+        return
+    except UserPolicyError as exc:
+        _fail(f"{config}: {exc}")
+        return
+    if not quiet:
+        from simcell.runner.summary import summary_text
+
+        typer.echo(summary_text(outcome.root), nl=False)
+        rate = outcome.games_played / outcome.seconds if outcome.seconds > 0 else 0.0
+        typer.echo(f"{outcome.games_played:,} games played in {outcome.seconds:.1f} s "
+                   f"({rate:,.0f} games/s); run directory: {outcome.root}")
 
 
 @app.command()
@@ -186,10 +267,6 @@ def replay(
         _fail(f"{config}: {exc}")
         return
     typer.echo(text, nl=False)
-
-
-def run() -> None:  # pragma: no cover - console entry
-    app()
 
 
 if __name__ == "__main__":  # pragma: no cover

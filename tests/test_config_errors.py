@@ -163,7 +163,7 @@ def assert_error(result, file: str, key: str | None, *fragments: str) -> str:
 CASES = [
     # unknown keys (typos), with the nearest allowed key
     Case("typo-run-key", custom(run_extra='sed = 2'), "run", "run.sed",
-         ("unknown key", "did you mean 'seed'?", "allowed: 'games', 'players', 'seed'")),
+         ("unknown key", "did you mean 'seed'?", "allowed: 'duplicate', 'games', 'players', 'seed'")),
     Case("typo-top-table", "\n[rule]\nepigenetic = true\n", "run", "rule",
          ("unknown key", "did you mean 'rules'?", "'overrides'")),
     Case("typo-report-key", "\n[report]\nblock = 100\n", "run", "report.block",

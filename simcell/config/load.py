@@ -87,6 +87,8 @@ class RunConfig:
     data_files: tuple[tuple[str, str], ...]  # (kind, path) actually read
     overrides: tuple[str, ...]  # one line per overridden value
     report: ReportSettings
+    duplicate: bool = False  # play each deal under every rotation of a field (runner)
+    dask: str | None = None  # scheduler address of a Dask cluster to run on ([dask] scheduler)
 
 
 # -- game definition -------------------------------------------------------------------------
@@ -147,10 +149,15 @@ def load_default_game() -> GameDefinition:
 
 
 # -- run config -------------------------------------------------------------------------------
-def load_run_config(path: Path | str) -> RunConfig:
-    """Load and fully resolve a run config file. Raises ConfigError on any bad input."""
+def load_run_config(path: Path | str, players: tuple[int, ...] | None = None) -> RunConfig:
+    """Load and fully resolve a run config file. Raises ConfigError on any bad input.
+    `players` replaces the config's player counts (checked like them)."""
     path = Path(path)
-    top = Table(read_toml(path), path)
+    data = read_toml(path)
+    if players is not None:
+        data = dict(data)
+        data["run"] = dict(data.get("run", {}), players=list(players))
+    top = Table(data, path)
     base = path.parent
 
     run = top.table("run")
@@ -170,6 +177,7 @@ def load_run_config(path: Path | str) -> RunConfig:
     players = tuple(sorted(players_list))
     games = run.take("games", int, minimum=1)
     seed = run.take("seed", int, minimum=0, maximum=MAX_SEED)
+    duplicate = run.take("duplicate", bool, False)
     run.finish()
 
     data = top.table("data", {})
@@ -195,7 +203,10 @@ def load_run_config(path: Path | str) -> RunConfig:
         raise top.error("field", f"two fields share a name: {names}")
 
     report = _parse_report(top.table("report", {}))
-    top.finish(("run", "field", "rules", "data", "overrides", "report"))
+    dask_t = top.table("dask", {})
+    scheduler = dask_t.take("scheduler", str, "") or None
+    dask_t.finish()
+    top.finish(("run", "field", "rules", "data", "overrides", "report", "dask"))
     return RunConfig(
         source=path,
         players=players,
@@ -206,6 +217,8 @@ def load_run_config(path: Path | str) -> RunConfig:
         data_files=files,
         overrides=applied,
         report=report,
+        duplicate=duplicate,
+        dask=scheduler,
     )
 
 

@@ -157,7 +157,9 @@ def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, player_po
     The field: player p plays kernel policy player_policy[p] with parameters player_params[p]
     (record label player_label[p]). Game g uses rotation g % R of seat_orders (R rows, each a
     seat -> player order); its deal is g, or g // R in duplicate mode (the R rotations of a
-    deal share every chance stream). `root` and `work`: scratch States for rollout playouts."""
+    deal share every chance stream). Its block is floor(u * K / U) of its rotation group
+    u = g // R (U = total_games // R groups; total_games a multiple of R), so a block holds
+    whole rotation groups and, in duplicate mode, whole deals. `root` and `work`: scratch States for rollout playouts."""
     total = 0
     blocks = st.agg_offered.shape[0]
     rotations = seat_orders.shape[0]
@@ -166,7 +168,8 @@ def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, player_po
         rotation = game % rotations
         deal = game // rotations if duplicate else game
         seat_players(st, player_policy, player_label, player_params, seat_orders, rotation)
-        block = block_of(game, total_games, blocks)
+        # blocks hold whole rotation groups (games R*u .. R*u + R - 1; in duplicate mode a deal)
+        block = block_of(game // rotations, total_games // rotations, blocks)
         total += play_game(st, gt, seed, deal, user_fn, False, block, False, -1, root, work)
         if st.g[G_POLICY_ERROR] != 0:
             return -1 - j

@@ -54,7 +54,7 @@ def _structured(columns, spec: list[tuple], n: int) -> np.ndarray:
     out = np.zeros(n, np.dtype(spec))
     for item in spec:
         name = item[0]
-        col = getattr(columns, name)
+        col = getattr(columns, name)[:n]
         if item[1] == "u8":
             col = col.view(np.uint64)
         out[name] = col
@@ -67,13 +67,13 @@ def to_structured(gt: GameTables, pr: PlayerRecords, gr: GameRecords, n_games: i
     return _structured(pr, pspec, n_games * gt.players), _structured(gr, gspec, n_games)
 
 
-def _state(gt: GameTables, seating: Seating, trace_capacity: int = 0, blocks: int = 1):
+def _state(gt: GameTables, trace_capacity: int = 0, blocks: int = 1):
     return new_state(gt, trace_capacity, blocks, N_PARAMS, observation_size(gt))
 
 
-def _scratch(gt: GameTables, seating: Seating | None):
+def _scratch(gt: GameTables):
     """The two scratch States of the rollout policy's playouts."""
-    return _state(gt, seating), _state(gt, seating)
+    return _state(gt), _state(gt)
 
 
 def _user_fn(seating: Seating, base: Path):
@@ -89,6 +89,60 @@ def _policy_failed(seating: Seating, game_index: int) -> UserPolicyError:
     )
 
 
+@dataclass
+class ChunkBuffers:
+    """The State, scratch States and record columns a chunk is played into; reused from chunk
+    to chunk of the same shape (allocating them afresh costs page faults on every chunk)."""
+
+    st: object
+    root: object
+    work: object
+    pr: PlayerRecords
+    gr: GameRecords
+    capacity: int  # games the record columns hold
+
+
+_BUFFERS: dict[tuple, ChunkBuffers] = {}
+
+
+def chunk_buffers(gt: GameTables, key: tuple, blocks: int, n_games: int) -> ChunkBuffers:
+    """Buffers for `n_games` games of the tables `gt` (cached per key and block count, grown
+    as needed); the block aggregates are zeroed."""
+    buf = _BUFFERS.get((key, blocks))
+    if buf is None or buf.capacity < n_games:
+        _BUFFERS.clear()  # one shape at a time: a worker plays one segment's chunks in a row
+        pr, gr = allocate_records(gt, n_games)
+        buf = ChunkBuffers(_state(gt, 0, blocks), *_scratch(gt), pr, gr, n_games)
+        _BUFFERS[(key, blocks)] = buf
+    else:
+        for name in AGGREGATES:
+            getattr(buf.st, f"agg_{name}")[...] = 0
+    return buf
+
+
+def play_chunk_columns(
+    game: GameDefinition, players: int, seed: int, first_game: int, n_games: int,
+    seating: Seating, total_games: int, blocks: int, duplicate: bool, user_fn,
+) -> tuple[ChunkBuffers, int]:
+    """Play games first_game .. first_game + n_games - 1 of a run of `total_games` games into
+    reused buffers (record rows 0 .. n_games - 1; block aggregates in buffers.st.agg_*);
+    returns the buffers and the policy decisions taken. Blocks as play_chunk says."""
+    from simcell.kernel.game import play_chunk as kernel_play_chunk
+
+    gt = tables_for(game, players)
+    buf = chunk_buffers(gt, (game, players), blocks, n_games)
+    rotations = seating.rotations
+    total = -(-total_games // rotations) * rotations  # whole rotation groups (kernel play_chunk)
+    decisions = kernel_play_chunk(
+        buf.st, gt, buf.pr, buf.gr, seed, first_game, n_games, total, seating.player_policy,
+        seating.player_label, seating.player_params, seating.seat_orders, duplicate, user_fn,
+        buf.root, buf.work,
+    )
+    if decisions < 0:
+        raise _policy_failed(seating, first_game - 1 - int(decisions))
+    return buf, int(decisions)
+
+
 def play_chunk(
     game: GameDefinition, players: int, seed: int, first_game: int, n_games: int,
     seating: Seating | None = None, total_games: int | None = None, blocks: int = 1,
@@ -97,25 +151,16 @@ def play_chunk(
     """Play games first_game .. first_game + n_games - 1 of a run of `total_games` games
     (default: first_game + n_games) with a field's `seating` (default: random in every seat)
     and return their records and block aggregates (blocks of the whole run: game g belongs to
-    block g * blocks // total_games). User-policy paths are relative to `base`."""
-    from simcell.kernel.game import play_chunk as kernel_play_chunk
-
-    gt = tables_for(game, players)
+    block floor(u * blocks / U) of its rotation group u = g // R, U = ceil(total_games / R) for
+    the field's R rotations; with one rotation, floor(g * blocks / total_games)). User-policy
+    paths are relative to `base`."""
     seating = seating or homogeneous("random", players)
-    st = _state(gt, seating, 0, blocks)
-    pr, gr = allocate_records(gt, n_games)
     total = first_game + n_games if total_games is None else total_games
-    root, work = _state(gt, seating), _state(gt, seating)
-    decisions = kernel_play_chunk(
-        st, gt, pr, gr, seed, first_game, n_games, total, seating.player_policy,
-        seating.player_label, seating.player_params, seating.seat_orders, duplicate,
-        _user_fn(seating, base), root, work,
-    )
-    if decisions < 0:
-        raise _policy_failed(seating, first_game - 1 - int(decisions))
-    p, g = to_structured(gt, pr, gr, n_games)
-    aggregates = {name: getattr(st, f"agg_{name}") for name in AGGREGATES}
-    return Chunk(p, g, int(decisions), aggregates)
+    buf, decisions = play_chunk_columns(game, players, seed, first_game, n_games, seating, total,
+                                        blocks, duplicate, _user_fn(seating, base))
+    p, g = to_structured(tables_for(game, players), buf.pr, buf.gr, n_games)
+    aggregates = {name: getattr(buf.st, f"agg_{name}").copy() for name in AGGREGATES}
+    return Chunk(p, g, decisions, aggregates)
 
 
 @dataclass
@@ -136,13 +181,13 @@ def play_traced(
 
     gt = tables_for(game, players)
     seating = seating or homogeneous("random", players)
-    st = _state(gt, seating, capacity)
+    st = _state(gt, capacity)
     pr, gr = allocate_records(gt, 1)
     rotation = game_index % seating.rotations
     deal = game_index // seating.rotations if duplicate else game_index
     seat_players(st, seating.player_policy, seating.player_label, seating.player_params,
                  seating.seat_orders, rotation)
-    play_game(st, gt, seed, deal, _user_fn(seating, base), True, 0, False, -1, *_scratch(gt, seating))
+    play_game(st, gt, seed, deal, _user_fn(seating, base), True, 0, False, -1, *_scratch(gt))
     if st.g[G_POLICY_ERROR]:
         raise _policy_failed(seating, game_index)
     if st.g[G_TRACE_OVERFLOW]:
@@ -162,12 +207,12 @@ def game_in_progress(
     from simcell.kernel.state import G_PHASE, PH_OVER
 
     gt = tables_for(game, players)
-    st = _state(gt, seating, capacity)
+    st = _state(gt, capacity)
     rotation = game_index % seating.rotations
     seat_players(st, seating.player_policy, seating.player_label, seating.player_params,
                  seating.seat_orders, rotation)
     play_game(st, gt, seed, game_index, no_user_policy(), True, 0, False, decisions,
-              *_scratch(gt, seating))
+              *_scratch(gt))
     return None if st.g[G_PHASE] == PH_OVER else (st, gt)
 
 
@@ -179,7 +224,7 @@ def next_decision(st, gt, base: Path = Path("."), seating: Seating | None = None
 
     start = int(st.g[G_TRACE_LEN])
     user_fn = _user_fn(seating, base) if seating is not None else no_user_policy()
-    play_game(st, gt, 0, 0, user_fn, True, 0, True, 1, *_scratch(gt, seating))
+    play_game(st, gt, 0, 0, user_fn, True, 0, True, 1, *_scratch(gt))
     trace = st.trace
     i = start
     while i < st.g[G_TRACE_LEN]:

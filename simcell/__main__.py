@@ -1,0 +1,5 @@
+"""`python -m simcell`: the command line."""
+
+from simcell.cli import app
+
+app(prog_name="simcell")

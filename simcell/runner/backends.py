@@ -1,0 +1,180 @@
+"""Where work units run: in this process, in local worker processes, or on a Dask cluster.
+
+A backend takes chunk specs and yields their results as they finish, in any order; the records
+do not depend on which backend played them (game N is always the same game). At most
+`2 x workers` chunks are in flight, so results never pile up in memory faster than the run
+directory takes them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import socket
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+from simcell.runner.work import ChunkResult, ChunkSpec, run_chunk
+
+DASK_CONNECT_TIMEOUT = "10s"
+
+
+class BackendError(Exception):
+    """A backend that cannot run the work (unreachable scheduler, a worker that died)."""
+
+
+class InProcess:
+    """Play every chunk in this process, one after the other (workers = 1)."""
+
+    name = "in-process"
+    workers = 1
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def run(self, specs: Iterable[ChunkSpec]) -> Iterator[ChunkResult]:
+        for spec in specs:
+            yield run_chunk(spec)
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C reaches every process of the terminal's group; the coordinator alone handles it
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalProcesses:
+    """A pool of worker processes on this machine (one game at a time per core)."""
+
+    name = "local processes"
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self):
+        self.pool = ProcessPoolExecutor(
+            self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint
+        )
+        return self
+
+    def __exit__(self, exc_type, *exc):
+        assert self.pool is not None
+        if exc_type is None:
+            self.pool.shutdown(wait=True)
+            return False
+        # interrupted or failed: drop queued chunks and stop the workers now
+        processes = list(getattr(self.pool, "_processes", {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for p in processes:
+            if p.is_alive():
+                p.terminate()
+        return False
+
+    def run(self, specs: Iterable[ChunkSpec]) -> Iterator[ChunkResult]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        assert self.pool is not None
+        todo = iter(specs)
+        pending = set()
+        try:
+            while True:
+                while len(pending) < 2 * self.workers:
+                    spec = next(todo, None)
+                    if spec is None:
+                        break
+                    pending.add(self.pool.submit(run_chunk, spec))
+                if not pending:
+                    return
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    yield fut.result()
+        except BrokenProcessPool as exc:
+            raise BackendError(f"a worker process died ({exc}); finished chunks are kept, "
+                               "continue with --resume") from exc
+
+
+def _check_reachable(address: str) -> None:
+    """Fail fast on a tcp:// scheduler that refuses connections (Dask itself retries until its
+    timeout)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme != "tcp" or parts.hostname is None:
+        return  # tls://, inproc:// ...: left to Dask
+    try:
+        port = parts.port or 8786
+    except ValueError as exc:
+        raise BackendError(f"not a scheduler address: {address!r} ({exc})") from exc
+    try:
+        socket.create_connection((parts.hostname, port), timeout=5).close()
+    except OSError as exc:
+        raise BackendError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
+
+
+class DaskCluster:
+    """Send chunks to an existing Dask cluster (dask.distributed)."""
+
+    name = "dask"
+
+    def __init__(self, address: str):
+        self.address = address
+        self.client = None
+        self.workers = 1
+
+    def __enter__(self):
+        try:
+            from distributed import Client
+        except ImportError as exc:  # pragma: no cover - the dask extra is in the test install
+            raise BackendError(
+                "--dask needs dask.distributed: pip install 'simcell[dask]'"
+            ) from exc
+        _check_reachable(self.address)
+        try:
+            self.client = Client(self.address, timeout=DASK_CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise BackendError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from exc
+        threads = self.client.nthreads()
+        if not threads:
+            self.client.close()
+            raise BackendError(f"the Dask scheduler at {self.address} has no workers")
+        self.workers = sum(threads.values())
+        return self
+
+    def __exit__(self, exc_type, *exc):
+        if self.client is not None:
+            self.client.close()
+        return False
+
+    def run(self, specs: Iterable[ChunkSpec]) -> Iterator[ChunkResult]:
+        from distributed import as_completed
+
+        todo = iter(specs)
+        first = [self.client.submit(run_chunk, s, pure=False)
+                 for s in (next(todo, None) for _ in range(2 * self.workers)) if s is not None]
+        if not first:
+            return
+        queue = as_completed(first)
+        try:
+            for fut in queue:
+                try:
+                    result = fut.result()
+                except Exception as exc:
+                    raise BackendError(f"a chunk failed on the Dask cluster: {exc}") from exc
+                fut.release()
+                spec = next(todo, None)
+                if spec is not None:
+                    queue.add(self.client.submit(run_chunk, spec, pure=False))
+                yield result
+        finally:
+            for fut in list(queue.futures):
+                fut.cancel()
+
+
+def backend(workers: int, dask: str | None):
+    """The backend for `--workers` / `--dask`."""
+    if dask:
+        return DaskCluster(dask)
+    return InProcess() if workers <= 1 else LocalProcesses(workers)

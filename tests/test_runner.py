@@ -1,0 +1,342 @@
+"""`simcell run` (runner issue): identical records and block aggregates across work-unit sizes,
+worker counts and the Dask backend; resume after an interruption; refusals and clear errors;
+multi-count runs; duplicate mode; block aggregates that agree with the records."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simcell.runner.run import RunDirError, RunError, RunOptions, Runner
+from simcell.runner.store import RunDir
+
+CONFIG = """
+[run]
+players = {players}
+games = {games}
+seed = {seed}
+{extra}
+
+[[field]]
+name = "random"
+policy = "random"
+"""
+
+
+def write_config(folder: Path, players=3, games=260, seed=7, extra="", fields: str = "") -> Path:
+    path = folder / "run.toml"
+    text = CONFIG.format(players=players, games=games, seed=seed, extra=extra) + fields
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def run(config: Path, out: Path, **opts) -> Runner:
+    opts.setdefault("workers", 1)
+    runner = Runner(config, RunOptions(out=out, **opts))
+    outcome = runner.run()
+    assert outcome.status == "complete"
+    return runner
+
+
+def tables(root: Path) -> dict[str, pd.DataFrame]:
+    """Every table of a run directory, sorted so that equal runs give equal frames."""
+    out = {}
+    for name in ("players", "games"):
+        df = pd.read_parquet(root / name)
+        for col in ("players", "field"):
+            df[col] = df[col].astype(int)
+        keys = ["players", "field", "game"] + (["seat"] if name == "players" else [])
+        out[name] = df.sort_values(keys).reset_index(drop=True)
+    for path in sorted((root / "blocks").glob("*.parquet")):
+        df = pd.read_parquet(path)
+        out[f"blocks/{path.stem}"] = df.sort_values(list(df.columns)).reset_index(drop=True)
+    return out
+
+
+def assert_same_run(a: Path, b: Path) -> None:
+    ta, tb = tables(a), tables(b)
+    assert ta.keys() == tb.keys()
+    for name in ta:
+        pd.testing.assert_frame_equal(ta[name], tb[name], check_dtype=False, obj=name)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> tuple[Path, Path]:
+    """A 3-player run played in one process with the planned chunks: (config, run dir)."""
+    folder = tmp_path_factory.mktemp("reference")
+    config = write_config(folder)
+    run(config, folder / "out")
+    return config, folder / "out"
+
+
+def test_run_directory_contents(reference):
+    config, root = reference
+    meta = json.loads((root / "run.json").read_text())
+    assert meta["status"] == "complete" and meta["games"] == 260
+    assert meta["record_schema_version"] >= 1 and len(meta["code_hash"]) == 64
+    resolved = json.loads((root / "resolved.json").read_text())
+    assert resolved["seed"] == 7 and resolved["segments"][0]["blocks"] == 64
+    assert resolved["game"]["content_hash"] == meta["content_hash"]
+    assert (root / "config.toml").read_text() == config.read_text()
+    t = tables(root)
+    for absent in ("shortfall_atp", "detox_removed", "first_player_round_1"):  # zero by rule here
+        assert absent not in t["games"].columns
+    assert len(t["players"]) == 260 * 3 and len(t["games"]) == 260
+    assert t["games"]["game"].tolist() == list(range(260))
+    # no all-zero columns in the records, besides the keys (a one-policy field is policy 0,
+    # rotation 0, and game 0 is game 0)
+    for name in ("players", "games"):
+        df = t[name].drop(columns=["players", "field", "game", "rotation", "policy"], errors="ignore")
+        rare = {"reshuffles"}  # zero in most short runs, not by construction
+        zero = [c for c in df.columns if (df[c] == 0).all() and c not in rare]
+        assert not zero, f"{name}: all-zero columns {zero}"
+
+
+def test_block_aggregates_agree_with_records(reference):
+    _, root = reference
+    t = tables(root)
+    players = t["players"]
+    blocks = players["game"] * 64 // 260
+    seat = t["blocks/seat"].set_index(["block", "seat"])
+    got = seat["win_share_x60"].groupby(["block", "seat"]).sum()
+    want = (players["win_share"] * 60).round().astype(int).groupby([blocks, players["seat"]]).sum()
+    assert (got.values == want.values).all()
+    hp = seat["final_hp"].groupby(["block", "seat"]).sum()
+    assert (hp.values == players["final_hp"].groupby([blocks, players["seat"]]).sum().values).all()
+    # every completed card is in the completed-cards aggregate exactly once
+    completed = t["blocks/completed"]
+    masks = players["completed_mask"].astype(np.uint64).to_numpy()
+    n_completed = sum(int(m).bit_count() for m in masks)
+    assert completed["count"].sum() == n_completed
+
+
+def test_identical_across_work_unit_sizes(reference, tmp_path):
+    config, root = reference
+    for size in (37, 260):
+        run(config, tmp_path / f"c{size}", chunk_games=size)
+        assert_same_run(root, tmp_path / f"c{size}")
+
+
+def test_identical_with_two_worker_processes(reference, tmp_path):
+    config, root = reference
+    run(config, tmp_path / "w2", workers=2, chunk_games=50)
+    assert_same_run(root, tmp_path / "w2")
+
+
+def test_identical_on_a_dask_cluster(reference, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    config, root = reference
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        run(config, tmp_path / "dask", dask=cluster.scheduler_address, chunk_games=70)
+    assert_same_run(root, tmp_path / "dask")
+    meta = json.loads((tmp_path / "dask" / "run.json").read_text())
+    assert meta["invocations"][-1]["backend"].startswith("dask tcp://")
+
+
+def test_unreachable_scheduler_is_a_clear_error(reference, tmp_path):
+    config, _ = reference
+    with pytest.raises(RunError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        run(config, tmp_path / "x", dask="tcp://127.0.0.1:9")
+
+
+def test_config_dask_section_names_the_scheduler(tmp_path):
+    config = write_config(tmp_path, games=20, fields='\n[dask]\nscheduler = "tcp://127.0.0.1:9"\n')
+    with pytest.raises(RunError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        run(config, tmp_path / "x")
+
+
+@pytest.mark.parametrize("stop_seed", [1, 2])
+def test_resume_after_interruption_at_a_random_chunk(reference, tmp_path, monkeypatch, stop_seed):
+    config, root = reference
+    n_chunks = -(-260 // 30)
+    stop = random.Random(stop_seed).randrange(1, n_chunks)
+    written = []
+    original = RunDir.write_chunk
+
+    def interrupted(self, segment, chunk, result):
+        if len(written) == stop:
+            # die half-way through writing a chunk: its records land, its marker does not
+            from simcell.runner.store import write_atomic
+
+            write_atomic(self.path("players", segment, chunk), result.players_parquet)
+            raise KeyboardInterrupt
+        written.append(chunk.index)
+        original(self, segment, chunk, result)
+
+    monkeypatch.setattr(RunDir, "write_chunk", interrupted)
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        Runner(config, RunOptions(out=out, workers=1, chunk_games=30)).run()
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["status"] == "interrupted" and meta["games_done"] == 30 * stop
+    monkeypatch.setattr(RunDir, "write_chunk", original)
+    outcome = Runner(config, RunOptions(resume=out, workers=1)).run()
+    assert outcome.status == "complete" and outcome.games_played == 260 - 30 * stop
+    assert_same_run(root, out)
+
+
+def test_resume_after_ctrl_c_of_the_command(reference, tmp_path):
+    """The real thing: SIGINT to a running `simcell run`, then --resume."""
+    config, root = reference
+    big = write_config(tmp_path, games=3000)
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "simcell", "run", str(big), "--out", str(out), "--workers", "1",
+           "--chunk-games", "100", "--quiet"]
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    partial = out / "partial" / "players=3" / "field=0"
+    while time.monotonic() < deadline and len(list(partial.glob("*.npz"))) < 3:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    if proc.returncode == 0:
+        pytest.skip("the run finished before the interrupt arrived")
+    assert proc.returncode == 130, err
+    assert "--resume" in err
+    assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
+    done = subprocess.run([sys.executable, "-m", "simcell", "run", str(big), "--resume", str(out),
+                           "--quiet"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    whole = tmp_path / "whole"
+    run(big, whole, chunk_games=1000)
+    assert_same_run(whole, out)
+
+
+def test_resume_with_a_changed_config_is_refused(reference, tmp_path):
+    config, _ = reference
+    out = tmp_path / "out"
+    run(config, out)
+    changed = tmp_path / "changed"
+    changed.mkdir()
+    other = write_config(changed, extra="", fields='\n[overrides.cards."Insulin"]\natp = 2\n')
+    with pytest.raises(RunError, match="different resolved config"):
+        Runner(other, RunOptions(resume=out)).run()
+    with pytest.raises(RunError, match="seed"):
+        Runner(config, RunOptions(resume=out, seed=8)).run()
+
+
+def test_refuses_to_overwrite(reference, tmp_path):
+    config, _ = reference
+    out = tmp_path / "out"
+    run(config, out, games=20)
+    with pytest.raises(RunDirError, match="already holds files"):
+        run(config, out, games=20)
+    run(config, out, games=30, force=True)
+    assert json.loads((out / "run.json").read_text())["games"] == 30
+    stranger = tmp_path / "stranger"
+    stranger.mkdir()
+    (stranger / "notes.txt").write_text("mine")
+    with pytest.raises(RunDirError, match="not a simcell run directory"):
+        run(config, stranger, games=20, force=True)
+    assert (stranger / "notes.txt").read_text() == "mine"
+
+
+def test_unwritable_output_is_a_clear_error(reference, tmp_path):
+    config, _ = reference
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    with pytest.raises(RunDirError, match="a-file"):
+        run(config, blocker / "out", games=20)
+
+
+def test_full_disk_is_a_clear_error_and_keeps_finished_chunks(reference, tmp_path, monkeypatch):
+    config, root = reference
+    import simcell.runner.store as store
+
+    calls = {"n": 0}
+    real_open = open
+
+    def full_after_some(path, mode="r", *args, **kwargs):
+        if "w" in mode and "part-" in str(path):
+            calls["n"] += 1
+            if calls["n"] > 7:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return real_open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(store, "open", full_after_some, raising=False)
+    out = tmp_path / "out"
+    with pytest.raises(RunDirError, match="disk full"):
+        Runner(config, RunOptions(out=out, workers=1, chunk_games=30)).run()
+    monkeypatch.undo()
+    assert not list(out.rglob(".*.tmp-*"))
+    Runner(config, RunOptions(resume=out, workers=1)).run()
+    assert_same_run(root, out)
+
+
+def test_multi_count_run_matches_single_count_runs(tmp_path):
+    config = write_config(tmp_path, players=[2, 4], games=120)
+    run(config, tmp_path / "both")
+    both = tables(tmp_path / "both")
+    for p in (2, 4):
+        run(config, tmp_path / f"p{p}", players=(p,))
+        single = tables(tmp_path / f"p{p}")
+        for name, df in single.items():
+            sub = both[name][both[name]["players"] == p].reset_index(drop=True)
+            pd.testing.assert_frame_equal(sub, df.reset_index(drop=True), check_dtype=False,
+                                          check_categorical=False, obj=f"{p}p {name}")
+
+
+POOL_FIELDS = """
+[[field]]
+name = "pool"
+pool = ["random", "greedy", "planner"]
+"""
+
+
+def test_duplicate_mode_and_several_fields(tmp_path):
+    config = write_config(tmp_path, players=3, games=100, extra="duplicate = true",
+                          fields=POOL_FIELDS)
+    run(config, tmp_path / "dup")
+    t = tables(tmp_path / "dup")
+    games = t["games"]
+    pool = games[games["field"] == 1]
+    assert len(pool) == 102  # rounded up to whole deals of 3 rotations
+    assert (pool["deal"] == pool["game"] // 3).all()
+    assert (pool["rotation"] == pool["game"] % 3).all()
+    events = [c for c in games.columns if c.startswith("event_")]
+    # the rotations of a deal share its chance streams: same event order in each
+    for _, deal in pool.groupby("deal"):
+        assert (deal[events].nunique() == 1).all()
+    # deal d of the pool field is deal d of the homogeneous field (one deal per game there)
+    homo = games[games["field"] == 0].set_index("deal")
+    first = pool.groupby("deal").first()
+    assert (homo.loc[first.index, events].to_numpy() == first[events].to_numpy()).all()
+    # blocks hold whole deals, and the field's balance table is even over them
+    players = t["players"]
+    p_pool = players[players["field"] == 1]
+    seat = t["blocks/seat"]
+    s_pool = seat[seat["field"] == 1]
+    per_block = s_pool.groupby("block")["games"].sum()
+    assert (per_block % 9 == 0).all()  # 3 rotations x 3 seats per deal
+    balance = p_pool.groupby(["policy", "seat"]).size().unstack()
+    assert (balance.to_numpy() == 34).all()
+
+
+def test_cli_run_prints_a_summary(tmp_path):
+    from typer.testing import CliRunner
+
+    from simcell.cli import app
+
+    config = write_config(tmp_path, games=80)
+    result = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "o"),
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "win share %" in result.output and "80 games played" in result.output
+    again = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "o")])
+    assert again.exit_code == 2 and "already holds files" in again.output
+    bad = CliRunner().invoke(app, ["run", str(config), "--players", "7"])
+    assert bad.exit_code == 2 and "outside 2-5" in bad.output
+    assert not os.path.exists(tmp_path / "runs")
