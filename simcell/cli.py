@@ -169,6 +169,9 @@ def run_command(
     except UserPolicyError as exc:
         _fail(f"{config}: {exc}")
         return
+    from simcell.reports.build import build_report
+
+    folder = build_report(outcome.root)
     if not quiet:
         from simcell.runner.summary import summary_text
 
@@ -176,6 +179,26 @@ def run_command(
         rate = outcome.games_played / outcome.seconds if outcome.seconds > 0 else 0.0
         typer.echo(f"{outcome.games_played:,} games played in {outcome.seconds:.1f} s "
                    f"({rate:,.0f} games/s); run directory: {outcome.root}")
+        typer.echo(f"report: {folder / 'report.html'} (and report.md, tables/*.csv)")
+
+
+@app.command()
+def report(
+    run_dir: Path = typer.Argument(..., help="A complete run directory (from simcell run)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Report folder (default: RUN_DIR/report)."),
+) -> None:
+    """Rebuild the balance report of a run directory from the directory alone: report.html
+    (self-contained), report.md with PNG figures beside it, and every table as CSV."""
+    from simcell.reports.build import build_report
+    from simcell.reports.data import ReportError
+    from simcell.runner.store import RunDirError
+
+    try:
+        folder = build_report(run_dir, out)
+    except (ReportError, RunDirError) as exc:
+        _fail(str(exc))
+        return
+    typer.echo(f"report: {folder / 'report.html'} (and report.md, tables/*.csv)")
 
 
 @app.command()

@@ -335,6 +335,7 @@ def test_cli_run_prints_a_summary(tmp_path):
                                       "--workers", "1"])
     assert result.exit_code == 0, result.output
     assert "win share %" in result.output and "80 games played" in result.output
+    assert (tmp_path / "o" / "report" / "report.html").is_file()
     again = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "o")])
     assert again.exit_code == 2 and "already holds files" in again.output
     bad = CliRunner().invoke(app, ["run", str(config), "--players", "7"])

@@ -1,0 +1,117 @@
+"""A run directory as the report reads it: metadata, the resolved config, block aggregates, and
+record columns loaded on demand (only the columns a section needs, one segment at a time)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.dataset as ds
+
+from simcell.kernel.enums import COMPLETED_TYPES, HP_SOURCES
+
+
+class ReportError(Exception):
+    """A directory the report cannot be built from."""
+
+
+@dataclass(frozen=True)
+class SegmentInfo:
+    players: int
+    field: int
+    field_name: str
+    games: int
+    rotations: int
+    blocks: int
+    policies: tuple[str, ...]  # the records' policy labels, in label order
+    homogeneous: bool
+
+    @property
+    def label(self) -> str:
+        return f"{self.players}p · {self.field_name}"
+
+
+class RunData:
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        run = self.root / "run.json"
+        if not run.is_file():
+            raise ReportError(f"{self.root} is not a simcell run directory (no run.json)")
+        self.meta = json.loads(run.read_text())
+        if self.meta.get("status") != "complete":
+            raise ReportError(
+                f"{self.root}: the run is {self.meta.get('status')!r}, not complete; finish it with "
+                f"simcell run CONFIG --resume {self.root}"
+            )
+        self.resolved = json.loads((self.root / "resolved.json").read_text())
+        self.cache: dict = {}  # figures several sections share, computed once
+        fields = self.resolved["fields"]
+        self.segments = []
+        for s in self.resolved["segments"]:
+            f = fields[s["field"]]
+            if "policy" in f:
+                by_player = [f["policy"]] * s["players"]
+            elif "seats" in f:
+                by_player = f["seats"]
+            else:
+                by_player = [f["pool"][i % len(f["pool"])] for i in range(s["players"])]
+            labels = tuple(dict.fromkeys(by_player))
+            self.segments.append(SegmentInfo(s["players"], s["field"], s["field_name"], s["games"],
+                                             s["rotations"], s["blocks"], labels, len(labels) == 1))
+
+    @property
+    def seed(self) -> int:
+        return int(self.resolved["seed"])
+
+    @property
+    def game(self) -> dict:
+        return self.resolved["game"]["definition"]
+
+    @cached_property
+    def card_names(self) -> dict[int, str]:
+        return {c["id"]: c["name"] for c in self.game["cards"]}
+
+    @cached_property
+    def card_types(self) -> dict[int, str]:
+        return {c["id"]: c["type"] for c in self.game["cards"]}
+
+    def blocks(self, name: str) -> pd.DataFrame:
+        path = self.root / "blocks" / f"{name}.parquet"
+        if not path.is_file():
+            raise ReportError(f"{path} is missing: the run directory is incomplete")
+        return pd.read_parquet(path)
+
+    @cached_property
+    def seat_blocks(self) -> pd.DataFrame:
+        return self.blocks("seat")
+
+    def seg_blocks(self, name: str, seg: SegmentInfo) -> pd.DataFrame:
+        df = self.blocks(name) if name != "seat" else self.seat_blocks
+        return df[(df["players"] == seg.players) & (df["field"] == seg.field)]
+
+    def records(self, table: str, seg: SegmentInfo, columns: list[str]) -> pd.DataFrame:
+        """Columns of a segment's records, in game (and seat) order."""
+        folder = self.root / table / f"players={seg.players}" / f"field={seg.field}"
+        if not folder.is_dir():
+            raise ReportError(f"{folder} is missing: the run directory is incomplete")
+        files = sorted(folder.glob("part-*.parquet"))
+        keys = ["game", "seat"] if table == "players" else ["game"]
+        cols = list(dict.fromkeys(keys + columns))
+        df = ds.dataset(files, format="parquet").to_table(columns=cols).to_pandas()
+        # parts hold consecutive games in file-name order, game-major and seat-minor inside
+        order = df["game"].to_numpy() * 8 + (df["seat"].to_numpy() if "seat" in df else 0)
+        if len(order) > 1 and not np.all(order[1:] > order[:-1]):
+            df = df.sort_values(keys, kind="stable").reset_index(drop=True)
+        return df
+
+    def block_of_games(self, seg: SegmentInfo, games: np.ndarray) -> np.ndarray:
+        groups = seg.games // seg.rotations
+        return (np.asarray(games, np.int64) // seg.rotations) * seg.blocks // groups
+
+
+HP_SOURCE_COLUMNS = [f"hp_{s}" for s in HP_SOURCES]
+COMPLETED_COLUMNS = [f"completed_{t}" for t in COMPLETED_TYPES]

@@ -1,0 +1,56 @@
+"""Helpers the sections share: formatting estimates for tables, and block sums of record columns
+for the jackknife."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simcell.reports.data import RunData, SegmentInfo
+from simcell.reports.intervals import Estimate, jackknife_ratio
+
+
+def fmt(est: Estimate, scale: float = 1.0, digits: int = 1, shift: float = 0.0) -> str:
+    """"value (low to high)" of an estimate, scaled (e.g. x100 for percent)."""
+    if not np.isfinite(est.value):
+        return "n/a"
+    e = est.scaled(scale, shift)
+    if not np.isfinite(e.half_width):
+        return f"{e.value:.{digits}f}"
+    return f"{e.value:.{digits}f} ({e.low:.{digits}f} to {e.high:.{digits}f})"
+
+
+def est_columns(prefix: str, est: Estimate, scale: float = 1.0, shift: float = 0.0) -> dict:
+    """CSV columns of an estimate: value, low, high, se."""
+    e = est.scaled(scale, shift)
+    return {prefix: e.value, f"{prefix}_low": e.low, f"{prefix}_high": e.high, f"{prefix}_se": e.se}
+
+
+def block_sums(run: RunData, seg: SegmentInfo, df: pd.DataFrame, columns: list[str],
+               by: list[str] | None = None) -> pd.DataFrame:
+    """Per-block sums of record columns (and a `rows` count), optionally by one other key;
+    every (block, key) of the segment is present (zeros where a group has no rows)."""
+    blocks = run.block_of_games(seg, df["game"].to_numpy())
+    k = seg.blocks
+    if by:
+        (key,) = by
+        codes, uniques = pd.factorize(df[key], sort=True)
+        n = len(uniques)
+        combined = blocks * n + codes
+        index = pd.MultiIndex.from_product([range(k), list(uniques)], names=["block", key])
+    else:
+        n = 1
+        combined = blocks
+        index = pd.Index(range(k), name="block")
+    out = {c: np.bincount(combined, weights=df[c].to_numpy(np.float64), minlength=k * n)
+           for c in columns}
+    out["rows"] = np.bincount(combined, minlength=k * n).astype(np.float64)
+    return pd.DataFrame(out, index=index)
+
+
+def ratio_by(sums: pd.DataFrame, num: str, den: str, key: str) -> dict:
+    """Jackknife ratio num / den per value of `key` (sums indexed by block and key)."""
+    out = {}
+    for k, part in sums.groupby(level=key):
+        out[k] = jackknife_ratio(part[num].to_numpy(), part[den].to_numpy())
+    return out

@@ -1,0 +1,1 @@
+"""Report sections: each module builds one section from a RunData."""

@@ -1,0 +1,112 @@
+"""Policies: the (policy, seat) balance table, HP distributions per policy, and ratings from a
+conditional logit on the winner with policy and seat effects (STATISTICS.md: a pairwise win
+matrix is undefined at more than two players)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from simcell.reports.data import RunData, SegmentInfo
+from simcell.reports.render import Figure, Section, Table
+from simcell.reports.style import figure, policy_colours
+
+MAX_RATING_GAMES = 100_000  # the rating model is fitted on the first games of a segment
+
+
+def ratings(df: pd.DataFrame, seg: SegmentInfo) -> pd.DataFrame | None:
+    """Conditional logit on the outright winner (games with a tie are left out) with policy and
+    seat effects, the first policy the reference; None when it cannot be fitted."""
+    from statsmodels.discrete.conditional_models import ConditionalLogit
+
+    p = seg.players
+    d = df.iloc[: MAX_RATING_GAMES * p]  # rows are game-major, seat-minor
+    tied = ((d["win_share"].to_numpy().reshape(-1, p) > 0).sum(axis=1) > 1).repeat(p)
+    d = d[~tied]
+    if d["game"].nunique() < 50:
+        return None
+    x = pd.DataFrame(index=d.index)
+    for i, name in enumerate(seg.policies[1:], start=1):
+        x[f"policy: {name}"] = (d["policy"] == i).astype(float)
+    for s in range(1, seg.players):
+        x[f"seat {s}"] = (d["seat"] == s).astype(float)
+    y = (d["win_share"] == 1).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = ConditionalLogit(y.to_numpy(), x.to_numpy(), groups=d["game"].to_numpy()).fit(disp=0)
+    ci = fit.conf_int(0.05)
+    rows = [{"term": f"policy: {seg.policies[0]}", "log_odds": 0.0, "low": 0.0, "high": 0.0,
+             "se": 0.0}]
+    for j, term in enumerate(x.columns):
+        rows.append({"term": term, "log_odds": fit.params[j], "low": ci[j, 0], "high": ci[j, 1],
+                     "se": fit.bse[j]})
+    out = pd.DataFrame(rows)
+    out.insert(0, "games", int(d["game"].nunique()))
+    return out
+
+
+def build(run: RunData) -> Section:
+    sec = Section("policies", "Policies")
+    sec.text.append(
+        "Who played: each field's policies, the (policy, seat) balance table (every policy in "
+        "every seat equally often, over complete rotation blocks), final HP per policy, and, in "
+        "mixed fields, ratings: a conditional logit on the outright winner of each game with "
+        "policy and seat effects (log-odds against the field's first policy; games with a tied "
+        f"win are left out; fitted on the first {MAX_RATING_GAMES:,} games of a segment)."
+    )
+    all_names = [n for s in run.segments for n in s.policies]
+    colours = policy_colours(all_names)
+    balance_rows, rating_frames, dists = [], [], []
+    for seg in run.segments:
+        df = run.records("players", seg, ["policy", "win_share", "final_hp"])
+        p, n_pol = seg.players, len(seg.policies)
+        counts = np.bincount(df["policy"].to_numpy(np.int64) * p + df["seat"].to_numpy(np.int64),
+                             minlength=n_pol * p).reshape(n_pol, p)
+        for i, name in enumerate(seg.policies):
+            balance_rows.append({"players": seg.players, "field": seg.field_name, "policy": name,
+                                 **{f"seat {s}": int(counts[i, s]) for s in range(p)}})
+        dists.append((seg, df))
+        if not seg.homogeneous:
+            r = ratings(df, seg)
+            if r is not None:
+                r.insert(0, "field", seg.field_name)
+                r.insert(0, "players", seg.players)
+                rating_frames.append(r)
+    bal = pd.DataFrame(balance_rows).fillna(0)
+    sec.tables.append(Table("policy_seat_balance", "Games per policy and seat", bal,
+                            note="Rotation: complete rotation groups only (games are rounded up "
+                                 "to whole rotations), so no reweighting is needed."))
+    if rating_frames:
+        rt = pd.concat(rating_frames, ignore_index=True)
+        shown = rt[["players", "field", "games", "term"]].assign(
+            **{"log-odds of winning (95%)": [f"{v:+.3f} ({lo:+.3f} to {hi:+.3f})"
+                                             for v, lo, hi in zip(rt["log_odds"], rt["low"], rt["high"])]})
+        sec.tables.append(Table("policy_ratings", "Policy ratings (conditional logit on the winner)",
+                                rt, shown))
+    else:
+        sec.text.append("Every field of this run is homogeneous (one policy in every seat): "
+                        "there is nothing to rate.")
+    sec.figures.append(Figure("final_hp_by_policy", "Final HP per policy", _hp_figure(dists, colours),
+                              "Distribution of final HP per player, by policy and field."))
+    return sec
+
+
+def _hp_figure(dists, colours):
+    fig, ax = figure(figsize=(7.5, 4.2))
+    lo = min(int(d["final_hp"].min()) for _, d in dists)
+    hi = max(int(d["final_hp"].max()) for _, d in dists)
+    bins = np.arange(lo, hi + 2) - 0.5
+    styles = ["-", "--", ":", "-."]
+    for i, (seg, d) in enumerate(dists):
+        for code, name in enumerate(seg.policies):
+            v = d["final_hp"].to_numpy()[d["policy"].to_numpy() == code]
+            h, _ = np.histogram(v, bins=bins)
+            ax.step(bins[:-1] + 0.5, 100 * h / max(1, len(v)), where="mid", color=colours[name],
+                    ls=styles[i % len(styles)], label=f"{name} ({seg.players}p {seg.field_name})")
+    ax.set_xlabel("final HP")
+    ax.set_ylabel("players (%)")
+    ax.set_title("Final HP per policy")
+    ax.legend(fontsize=8)
+    return fig

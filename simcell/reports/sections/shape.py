@@ -1,0 +1,261 @@
+"""Game shape: winning HP and margin of victory, ties, lead stability, spot occupancy by round
+and pick order, vesicles lost, flasks exhausted, event effects from the random event order,
+resource flows that balance, and whether the physical components would have run out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simcell.kernel.enums import RESOURCES
+from simcell.reports.data import RunData, SegmentInfo
+from simcell.reports.figures import est_columns, fmt
+from simcell.reports.intervals import bootstrap_quantile, jackknife, jackknife_ratio, wilson
+from simcell.reports.render import Figure, Section, Table
+from simcell.reports.style import figure
+
+PHYSICAL = {"mrna": 18, "protein": 18, "carb": 15, "lipid": 15, "atp": 30}  # RULES.md §1 components
+
+
+def _per_block(blocks: np.ndarray, k: int, values: np.ndarray | None = None) -> np.ndarray:
+    return np.bincount(blocks, weights=values, minlength=k)
+
+
+def _hp_matrix(run: RunData, seg: SegmentInfo, rounds: int):
+    cols = ["final_hp", "win_share", "vesicles_lost", "flasks_exhausted", "grey_used"] + [
+        f"hp_round_{r}" for r in range(1, rounds + 1)]
+    return run.records("players", seg, cols)
+
+
+def build(run: RunData) -> Section:
+    sec = Section("shape", "Game shape")
+    sec.text.append(
+        "Winning HP and the margin of victory (winner minus runner-up; 0 when the win is split), "
+        "ties, how often the leader after each round goes on to win, where and when flasks go, "
+        "events, resource flows and the physical component counts. Means: jackknife over blocks; "
+        "quantiles: block bootstrap (draws from the run's seed); proportions of games: Wilson."
+    )
+    summary, shown_rows, lead_rows, event_rows, flow_rows, comp_rows = [], [], [], [], [], []
+    hists = []
+    for seg in run.segments:
+        p = seg.players
+        rounds = len(run.game["events"]) - run.game["board"]["events_set_aside"][p - 2] + 1
+        df = _hp_matrix(run, seg, rounds)
+        games = df["game"].to_numpy()[::p]
+        blocks = run.block_of_games(seg, games)
+        k = seg.blocks
+        hp = df["final_hp"].to_numpy().reshape(-1, p)
+        top2 = np.sort(hp, axis=1)[:, -2:]
+        win_hp, margin = top2[:, 1], top2[:, 1] - top2[:, 0]
+        n_block = _per_block(blocks, k)
+        row = {"players": p, "field": seg.field_name, "games": len(games)}
+        shown = dict(row)
+        for name, v in (("winning_hp", win_hp), ("margin", margin)):
+            mean = jackknife_ratio(_per_block(blocks, k, v.astype(float)), n_block)
+            values = np.arange(v.min(), v.max() + 1)
+            h = np.zeros((k, len(values)))
+            np.add.at(h, (blocks, v - v.min()), 1)
+            med = bootstrap_quantile(h, values, 0.5, run.seed)
+            row.update(est_columns(f"{name}_mean", mean))
+            row.update(est_columns(f"{name}_median", med))
+            shown[f"{name.replace('_', ' ')} mean"] = fmt(mean, 1, 2)
+            shown[f"{name.replace('_', ' ')} median"] = fmt(med, 1, 0)
+            hists.append((seg, name, values, h.sum(axis=0)))
+        g = run.records("games", seg, ["tie"] + [f"peak_{r}" for r in RESOURCES])
+        tie = wilson(int(g["tie"].sum()), len(g))
+        row.update(est_columns("tie_rate", tie))
+        shown["ties %"] = fmt(tie, 100, 2)
+        for name, col in (("vesicles lost", "vesicles_lost"), ("flasks exhausted", "flasks_exhausted"),
+                          ("grey flasks", "grey_used")):
+            per_game = df[col].to_numpy().reshape(-1, p).sum(axis=1).astype(float)
+            e = jackknife_ratio(_per_block(blocks, k, per_game), n_block * p)
+            row.update(est_columns(col + "_per_player", e))
+            shown[f"{name} per player"] = fmt(e, 1, 3)
+        summary.append(row)
+        shown_rows.append(shown)
+        # lead stability: the unique leader after round r, its share of the win
+        share = df["win_share"].to_numpy().reshape(-1, p)
+        for r in range(1, rounds):
+            h_r = df[f"hp_round_{r}"].to_numpy().reshape(-1, p)
+            top = h_r.max(axis=1, keepdims=True)
+            unique = (h_r == top).sum(axis=1) == 1
+            leader = h_r.argmax(axis=1)
+            won = share[np.arange(len(share)), leader] * unique
+            e = jackknife_ratio(_per_block(blocks, k, won), _per_block(blocks, k, unique.astype(float)))
+            lead_rows.append({"players": p, "field": seg.field_name, "after_round": r,
+                              "unique_leader_share": unique.mean(), **est_columns("leader_win_share", e)})
+        event_rows += _events(run, seg, hp, blocks)
+        flow_rows += _flows(run, seg)
+        for res in RESOURCES:
+            peak = g[f"peak_{res}"].to_numpy()
+            over = wilson(int((peak > PHYSICAL[res]).sum()), len(peak))
+            comp_rows.append({"players": p, "field": seg.field_name, "resource": res,
+                              "components": PHYSICAL[res], "peak_mean": peak.mean(),
+                              "peak_p99": float(np.quantile(peak, 0.99)), "peak_max": int(peak.max()),
+                              **est_columns("games_short", over)})
+    sec.tables.append(Table("game_shape", "Winning HP, margin, ties, losses", pd.DataFrame(summary),
+                            pd.DataFrame(shown_rows)))
+    lead = pd.DataFrame(lead_rows)
+    sec.tables.append(Table("lead_stability", "Lead stability", lead, _lead_shown(lead),
+                            note="Among games with a single leader after the round: the leader's "
+                                 "share of the win."))
+    sec.figures.append(Figure("winning_hp_margin", "Winning HP and margin of victory",
+                              _hist_figure(hists), "Distributions over games."))
+    sec.figures.append(Figure("lead_stability", "Lead stability", _lead_figure(lead),
+                              "Probability that the leader after round r wins (95% intervals)."))
+    occ_tables, occ_fig = _occupancy(run)
+    sec.tables += occ_tables
+    sec.figures.append(occ_fig)
+    ev = pd.DataFrame(event_rows)
+    if len(ev):
+        sec.tables.append(Table("event_effects", "Event effects (random event order)", ev,
+                                _event_shown(ev),
+                                note="Mean table HP (final HP summed over the players) when the "
+                                     "event is revealed in the first half of the event deck minus "
+                                     "when it comes in the second half; the order is random, so the "
+                                     "difference is causal for the event's timing."))
+    sec.tables.append(Table("resource_flows", "Resource flows balance", pd.DataFrame(flow_rows),
+                            note="Per resource over all players: everything gained minus everything "
+                                 "spent equals the final personal stock."))
+    comp = pd.DataFrame(comp_rows)
+    comp_shown = comp[["players", "field", "resource", "components", "peak_mean", "peak_p99",
+                       "peak_max"]].assign(
+        **{"games short %": [f"{100 * v:.2f} ({100 * lo:.2f} to {100 * hi:.2f})"
+                             for v, lo, hi in zip(comp["games_short"], comp["games_short_low"],
+                                                  comp["games_short_high"])]},
+        peak_mean=comp["peak_mean"].round(2))
+    sec.tables.append(Table("component_counts", "Would the physical components run out?", comp,
+                            comp_shown, note="Peak: the most of a resource held at once by all "
+                                             "players together, cargo on vesicles included. Games "
+                                             "short: games whose peak exceeded the box's count."))
+    return sec
+
+
+def _lead_shown(lead: pd.DataFrame) -> pd.DataFrame:
+    return lead[["players", "field", "after_round"]].assign(
+        **{"single leader %": (100 * lead["unique_leader_share"]).round(1),
+           "leader's win share %": [f"{100 * v:.1f} ({100 * lo:.1f} to {100 * hi:.1f})" for v, lo, hi
+                                    in zip(lead["leader_win_share"], lead["leader_win_share_low"],
+                                           lead["leader_win_share_high"])]})
+
+
+def _events(run: RunData, seg: SegmentInfo, hp: np.ndarray, blocks: np.ndarray) -> list[dict]:
+    n_events = len(run.game["events"])
+    g = run.records("games", seg, [f"event_{j}" for j in range(n_events)])
+    order = g[[f"event_{j}" for j in range(n_events)]].to_numpy()
+    in_deck = (order >= 0).sum(axis=1)
+    table = hp.sum(axis=1).astype(float)
+    k = seg.blocks
+    rows = []
+    for ev in run.game["events"]:
+        pos = np.argmax(order == ev["id"], axis=1)
+        present = (order == ev["id"]).any(axis=1)
+        early = present & (pos < in_deck / 2)
+        late = present & (pos >= in_deck / 2)
+        e_early = jackknife_ratio(_per_block(blocks, k, table * early), _per_block(blocks, k, early * 1.0))
+        e_late = jackknife_ratio(_per_block(blocks, k, table * late), _per_block(blocks, k, late * 1.0))
+        def diff(a, b, c, d):
+            return a / b - c / d
+
+        e = jackknife(diff, _per_block(blocks, k, table * early), _per_block(blocks, k, early * 1.0),
+                      _per_block(blocks, k, table * late), _per_block(blocks, k, late * 1.0))
+        rows.append({"players": seg.players, "field": seg.field_name, "event": ev["name"],
+                     "games_with_event": int(present.sum()), "table_hp_early": e_early.value,
+                     "table_hp_late": e_late.value, **est_columns("early_minus_late", e)})
+    return rows
+
+
+def _event_shown(ev: pd.DataFrame) -> pd.DataFrame:
+    return ev[["players", "field", "event", "games_with_event"]].assign(
+        **{"table HP, early": ev["table_hp_early"].round(2), "table HP, late": ev["table_hp_late"].round(2),
+           "early − late": [f"{v:+.2f} ({lo:+.2f} to {hi:+.2f})" for v, lo, hi in
+                            zip(ev["early_minus_late"], ev["early_minus_late_low"], ev["early_minus_late_high"])]})
+
+
+def _flows(run: RunData, seg: SegmentInfo) -> list[dict]:
+    flows = run.seg_blocks("flows", seg)
+    stock = run.records("players", seg, [f"stock_{r}" for r in RESOURCES])
+    rows = []
+    for res in RESOURCES:
+        f = flows[flows["resource"] == res]
+        names = f["flow"].astype(str)
+        gained = int(f.loc[names.str.startswith("gain_"), "amount"].sum())
+        spent = int(f.loc[names.str.startswith("spend_"), "amount"].sum())
+        final = int(stock[f"stock_{res}"].sum())
+        loaded = int(f.loc[names == "cargo_loaded", "amount"].sum())
+        returned = int(f.loc[names == "cargo_returned", "amount"].sum())
+        lost = int(f.loc[names == "cargo_lost", "amount"].sum())
+        rows.append({"players": seg.players, "field": seg.field_name, "resource": res,
+                     "gained": gained, "spent": spent, "gained_minus_spent": gained - spent,
+                     "final_stock": final, "balances": gained - spent == final,
+                     "cargo_loaded": loaded, "cargo_returned": returned, "cargo_lost": lost,
+                     "cargo_left_on_vesicles": loaded - returned - lost})
+    return rows
+
+
+def _occupancy(run: RunData):
+    occ = run.blocks("occupancy")
+    spot_names = [f"{loc['id']} {chr(97 + i)}" if len(loc["spots"]) > 1 else loc["id"]
+                  for loc in run.game["board"]["locations"] for i in range(len(loc["spots"]))]
+    tables, mats = [], []
+    for seg in run.segments:
+        o = occ[(occ["players"] == seg.players) & (occ["field"] == seg.field)]
+        by = o.groupby(["spot", "round"])["count"].sum().unstack(fill_value=0)
+        by = by.reindex(index=range(len(spot_names)), fill_value=0)
+        share = by / seg.games
+        pick = o.assign(w=o["pick"] * o["count"]).groupby("spot")[["w", "count"]].sum()
+        mean_pick = (pick["w"] / pick["count"]).reindex(range(len(spot_names)))
+        t = pd.DataFrame({"players": seg.players, "field": seg.field_name, "spot": spot_names,
+                          "placements_per_game": by.sum(axis=1).to_numpy() / seg.games,
+                          "mean_pick_order": mean_pick.to_numpy()})
+        tables.append(t)
+        mats.append((seg, share))
+    occ_table = pd.concat(tables, ignore_index=True)
+    shown = occ_table.assign(placements_per_game=occ_table["placements_per_game"].round(3),
+                             mean_pick_order=occ_table["mean_pick_order"].round(2))
+    fig, axes = figure(ncols=len(mats), figsize=(max(6.0, 4.5 * len(mats)), 6.0), squeeze=False)
+    for ax, (seg, share) in zip(axes[0], mats):
+        im = ax.imshow(share.to_numpy(), aspect="auto", cmap="viridis", vmin=0, vmax=1,
+                       interpolation="nearest")
+        ax.set_yticks(range(len(spot_names)), spot_names, fontsize=7)
+        ax.set_xticks(range(share.shape[1]), [str(c) for c in share.columns], fontsize=7)
+        ax.set_xlabel("round")
+        ax.set_title(seg.label, fontsize=10)
+        ax.grid(False)
+    fig.colorbar(im, ax=axes[0].tolist(), label="share of games with the spot taken")
+    fig.suptitle("Spot occupancy by round")
+    return ([Table("spot_occupancy", "Spot occupancy and pick order", occ_table, shown,
+                   note="Pick order: the placement's position among all placements of its round "
+                        "(0 = first).")],
+            Figure("spot_occupancy", "Spot occupancy by round", fig,
+                   "Share of games in which each spot was taken, by round."))
+
+
+def _hist_figure(hists):
+    fig, axes = figure(ncols=2, figsize=(10, 3.8), squeeze=False)
+    for seg, name, values, counts in hists:
+        ax = axes[0][0 if name == "winning_hp" else 1]
+        ax.step(values, 100 * counts / counts.sum(), where="mid", label=seg.label)
+    axes[0][0].set_xlabel("winning HP")
+    axes[0][1].set_xlabel("margin of victory (HP)")
+    for ax in axes[0]:
+        ax.set_ylabel("games (%)")
+        ax.legend(fontsize=8)
+    axes[0][0].set_title("Winning HP")
+    axes[0][1].set_title("Margin of victory")
+    return fig
+
+
+def _lead_figure(lead: pd.DataFrame):
+    fig, ax = figure(figsize=(7.0, 4.0))
+    for (p, f), part in lead.groupby(["players", "field"], sort=False):
+        v = 100 * part["leader_win_share"].to_numpy()
+        ax.errorbar(part["after_round"], v,
+                    yerr=[v - 100 * part["leader_win_share_low"], 100 * part["leader_win_share_high"] - v],
+                    marker="o", capsize=3, label=f"{p}p {f}")
+    ax.set_xlabel("after round")
+    ax.set_ylabel("leader's win share (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title("Does the leader win?")
+    ax.legend(fontsize=8)
+    return fig

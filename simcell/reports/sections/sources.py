@@ -1,0 +1,131 @@
+"""Where the HP come from: mean HP per source by seat, by policy, for winners and others, and
+each source's share of the variance of final HP (what actually decides games): Cov(source,
+final) / Var(final), which adds up to 1 over the sources because the sources add up to the
+final HP."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simcell.kernel.enums import HP_SOURCES
+from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
+from simcell.reports.figures import block_sums, est_columns, fmt
+from simcell.reports.intervals import jackknife, jackknife_ratio
+from simcell.reports.render import Figure, Section, Table
+from simcell.reports.style import SOURCE_COLOURS, figure, pretty
+
+
+def variance_shares(run: RunData, seg: SegmentInfo, df: pd.DataFrame) -> dict[str, object]:
+    """Each source's share of Var(final HP) over players, jackknifed over blocks."""
+    blocks = run.block_of_games(seg, df["game"].to_numpy())
+    y = df["final_hp"].to_numpy(np.float64)
+
+    def per_block(w):
+        return np.bincount(blocks, weights=w, minlength=seg.blocks)
+
+    n, sy, syy = per_block(np.ones_like(y)), per_block(y), per_block(y * y)
+    out = {}
+    for c in HP_SOURCE_COLUMNS:
+        x = df[c].to_numpy(np.float64)
+        sx, sxy = per_block(x), per_block(x * y)
+
+        def share(n, sy, syy, sx, sxy):
+            cov = sxy / n - (sx / n) * (sy / n)
+            var = syy / n - (sy / n) ** 2
+            return cov / var if var > 0 else np.nan
+
+        out[c[3:]] = jackknife(share, n, sy, syy, sx, sxy)
+    return out
+
+
+def build(run: RunData) -> Section:
+    sec = Section("sources", "Where the HP come from")
+    sec.text.append(
+        "Mean HP per player from each source (RULES.md §8), by seat and by policy, for winners "
+        "(players with a share of the win) and the others; and each source's share of the "
+        "variance of final HP, Cov(source, final HP) / Var(final HP): the sources that decide "
+        "games have large shares, whatever their mean. Intervals: jackknife over blocks."
+    )
+    rows, shown, var_rows = [], [], []
+    fig_data = []
+    for seg in run.segments:
+        df = run.records("players", seg, ["policy", "final_hp", "win_share"] + HP_SOURCE_COLUMNS)
+        df["winner"] = (df["win_share"].to_numpy() > 0).astype(np.int8)
+        groups = [("all players", None, None), ("by seat", "seat", None),
+                  ("by policy", "policy", seg.policies), ("winners and others", "winner", ("others", "winners"))]
+        for label, key, names in groups:
+            if key == "policy" and seg.homogeneous:
+                continue
+            sums = block_sums(run, seg, df, HP_SOURCE_COLUMNS + ["final_hp"], by=[key] if key else None)
+            parts = [(None, sums)] if key is None else list(sums.groupby(level=key))
+            for k, part in parts:
+                value = "all" if k is None else (names[int(k)] if names else str(k))
+                row = {"players": seg.players, "field": seg.field_name, "group": label, "value": value}
+                srow = dict(row)
+                for c in HP_SOURCE_COLUMNS + ["final_hp"]:
+                    e = jackknife_ratio(part[c].to_numpy(), part["rows"].to_numpy())
+                    row.update(est_columns(c, e))
+                    srow[pretty(c[3:] if c != "final_hp" else "final HP")] = fmt(e, 1, 2)
+                rows.append(row)
+                shown.append(srow)
+                if key == "seat":
+                    fig_data.append((seg, int(k), {c[3:]: row[c] for c in HP_SOURCE_COLUMNS}))
+        shares = variance_shares(run, seg, df)
+        for src, e in shares.items():
+            var_rows.append({"players": seg.players, "field": seg.field_name, "source": src,
+                             **est_columns("variance_share", e)})
+    sec.tables.append(Table("hp_by_source", "Mean HP per player by source", pd.DataFrame(rows),
+                            pd.DataFrame(shown)))
+    vdf = pd.DataFrame(var_rows)
+    vshown = vdf[["players", "field", "source"]].assign(
+        **{"share of Var(final HP) %": [f"{100 * v:.1f} ({100 * lo:.1f} to {100 * hi:.1f})"
+                                        for v, lo, hi in zip(vdf["variance_share"],
+                                                             vdf["variance_share_low"],
+                                                             vdf["variance_share_high"])]})
+    sec.tables.append(Table("hp_variance_share", "Share of the variance of final HP by source",
+                            vdf, vshown, note="Shares add up to 100% within a player count and field."))
+    sec.figures.append(Figure("hp_by_source_seat", "Mean HP by source and seat",
+                              _stacked(fig_data), "Mean HP per player by source, per seat."))
+    sec.figures.append(Figure("hp_variance_share", "What decides games", _variance(vdf),
+                              "Each source's share of the variance of final HP (95% intervals)."))
+    return sec
+
+
+def _stacked(data):
+    labels = [f"{seg.players}p {seg.field_name}\nseat {s}" for seg, s, _ in data]
+    fig, ax = figure(figsize=(max(6.0, 0.6 * len(labels) + 2), 4.4))
+    x = np.arange(len(labels))
+    bottom = np.zeros(len(labels))
+    for src in HP_SOURCES:
+        vals = np.array([d[src] for _, _, d in data])
+        if not vals.any():
+            continue
+        ax.bar(x, vals, bottom=bottom, color=SOURCE_COLOURS[src], label=pretty(src), width=0.75)
+        bottom += vals
+    ax.set_xticks(x, labels, fontsize=7 if len(labels) > 10 else 9)
+    ax.set_ylabel("mean HP per player")
+    ax.set_title("Mean HP by source and seat")
+    ax.legend(ncols=2, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return fig
+
+
+def _variance(vdf: pd.DataFrame):
+    segs = list(dict.fromkeys(zip(vdf["players"], vdf["field"])))
+    fig, ax = figure(figsize=(7.5, 4.2))
+    width = 0.8 / max(1, len(segs))
+    sources = list(HP_SOURCES)
+    for i, (p, f) in enumerate(segs):
+        part = vdf[(vdf["players"] == p) & (vdf["field"] == f)].set_index("source").reindex(sources)
+        x = np.arange(len(sources)) + i * width
+        v = part["variance_share"].to_numpy() * 100
+        err = [v - part["variance_share_low"].to_numpy() * 100, part["variance_share_high"].to_numpy() * 100 - v]
+        ax.bar(x, v, width, color=[SOURCE_COLOURS[s] for s in sources], alpha=1.0 - 0.5 * i / max(1, len(segs)),
+               edgecolor="black", linewidth=0.3, label=f"{p}p {f}")
+        ax.errorbar(x, v, yerr=err, fmt="none", ecolor="black", capsize=2, lw=0.8)
+    ax.set_xticks(np.arange(len(sources)) + 0.4 - width / 2, [pretty(s) for s in sources], rotation=30, ha="right")
+    ax.set_ylabel("share of Var(final HP) (%)")
+    ax.set_title("What decides games: variance share by source")
+    if len(segs) > 1:
+        ax.legend(fontsize=8)
+    return fig

@@ -1,0 +1,289 @@
+"""The balance report (reports issue): the interval engine against hand computation and
+calibration (STATISTICS.md "Tests that can fail"), placebo labels, sources that add up, every
+section and figure in both formats, a self-contained HTML, byte-identical rebuilds, and the
+notebook."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from simcell.reports import intervals as iv
+from simcell.reports.build import build_report
+from simcell.reports.data import ReportError
+from simcell.runner.run import RunOptions, Runner
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def make_run(folder: Path, body: str, **opts) -> Path:
+    config = folder / "run.toml"
+    config.write_text(body)
+    out = folder / "out"
+    Runner(config, RunOptions(out=out, workers=1, **opts)).run()
+    return out
+
+
+RANDOM_3P = """
+[run]
+players = 3
+games = 10000
+seed = 11
+
+[[field]]
+name = "random"
+policy = "random"
+
+[report]
+blocks = 400
+"""
+
+PLACEBO = """
+[run]
+players = 2
+games = 4000
+seed = 5
+
+[[field]]
+name = "planner"
+policy = "planner"
+
+[[field]]
+name = "placebo pool"
+pool = ["planner", "balanced"]
+"""
+
+
+@pytest.fixture(scope="module")
+def random_run(tmp_path_factory) -> Path:
+    root = make_run(tmp_path_factory.mktemp("random"), RANDOM_3P)
+    build_report(root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def placebo_run(tmp_path_factory) -> Path:
+    root = make_run(tmp_path_factory.mktemp("placebo"), PLACEBO)
+    build_report(root)
+    return root
+
+
+# -- the engine against hand computation ---------------------------------------------------------
+def test_jackknife_ratio_by_hand():
+    num = np.array([3.0, 5.0, 4.0])
+    den = np.array([10.0, 10.0, 20.0])
+    left = np.array([9 / 30, 7 / 30, 8 / 20])
+    se = np.sqrt(2 / 3 * np.sum((left - left.mean()) ** 2))
+    e = iv.jackknife_ratio(num, den)
+    assert e.value == pytest.approx(12 / 40)
+    assert e.se == pytest.approx(se)
+    assert e.df == 2
+    assert e.half_width == pytest.approx(stats.t.ppf(0.975, 2) * se)
+    g = iv.jackknife(lambda a, b: a / b, num, den)
+    assert (g.value, g.se) == pytest.approx((e.value, e.se))
+
+
+def test_wilson_and_t_by_hand():
+    w = iv.wilson(0, 10)
+    assert w.low == pytest.approx(0.0, abs=1e-12) and w.high == pytest.approx(0.2775, abs=1e-4)
+    w = iv.wilson(5, 10)
+    assert (w.low, w.high) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    x = np.array([1.0, 2.0, 4.0, 7.0])
+    t = iv.t_mean(x)
+    assert t.value == 3.5 and t.se == pytest.approx(x.std(ddof=1) / 2)
+    assert iv.sidak(0.95, 5) == pytest.approx(0.95 ** 0.2)
+
+
+def test_verdicts():
+    assert iv.verdict(iv.Estimate(0.1, 0.2, 100), 1.0) == iv.IN_BAND
+    assert iv.verdict(iv.Estimate(3.0, 0.2, 100), 1.0) == iv.OUT_OF_BAND
+    assert iv.verdict(iv.Estimate(-3.0, 0.2, 100), 1.0) == iv.OUT_OF_BAND
+    assert iv.verdict(iv.Estimate(0.9, 0.2, 100), 1.0) == iv.INCONCLUSIVE
+    assert iv.verdict(iv.Estimate(0.0, 5.0, 100), 1.0) == iv.INCONCLUSIVE
+
+
+def test_sample_size_by_hand():
+    assert iv.games_needed(1_000_000, 0.2, 0.1) == 4_000_000
+    assert iv.detectable_effect(1.0) == pytest.approx(1.959964 + 0.841621, abs=1e-5)
+
+
+def test_bootstrap_quantile_is_seeded_and_covers():
+    rng = np.random.default_rng(3)
+    values = np.arange(0, 40)
+    h = np.array([np.bincount(rng.binomial(39, 0.5, 200), minlength=40) for _ in range(64)])
+    a = iv.bootstrap_quantile(h, values, 0.5, seed=9)
+    b = iv.bootstrap_quantile(h, values, 0.5, seed=9)
+    assert a == b and a.low <= 19.5 <= a.high
+
+
+# -- calibration -------------------------------------------------------------------------------
+def _null_shares(rng, games: int, players: int, tie_rate: float) -> np.ndarray:
+    s = np.zeros((games, players))
+    s[np.arange(games), rng.integers(0, players, games)] = 1.0
+    ties = rng.random(games) < tie_rate
+    for g in np.nonzero(ties)[0]:
+        a, b = rng.choice(players, 2, replace=False)
+        s[g] = 0.0
+        s[g, [a, b]] = 0.5
+    return s
+
+
+@pytest.mark.parametrize("players", [2, 5])
+@pytest.mark.parametrize("tie_rate", [0.0, 0.1])
+def test_seat_equality_test_rejects_five_percent_under_the_null(players, tie_rate):
+    """STATISTICS.md: rejects 5% +- 1.5% at 2 and 5 players over at least 2,000 replicates on a
+    fixed seed (with ties: the Wald test; without: the multinomial goodness of fit)."""
+    rng = np.random.default_rng(20261130 + players)
+    rejections = 0
+    for _ in range(2000):
+        test = iv.seat_equality(_null_shares(rng, 400, players, tie_rate))
+        rejections += test.p_value < 0.05
+    assert 0.035 <= rejections / 2000 <= 0.065
+
+
+def test_seat_equality_test_detects_a_real_seat_effect():
+    rng = np.random.default_rng(1)
+    s = np.zeros((2000, 3))
+    s[np.arange(2000), rng.choice(3, 2000, p=[0.4, 0.3, 0.3])] = 1.0
+    assert iv.seat_equality(s).p_value < 1e-6
+
+
+def test_jackknife_agrees_with_analytic_intervals(random_run):
+    """Half-widths within 10% on 10,000 games where both apply: Wilson for the tie rate, the
+    per-game t-interval for a seat's win share."""
+    root = random_run
+    games = pd.read_parquet(root / "games")
+    players = pd.read_parquet(root / "players")
+    k = 400
+    blocks = games["game"].to_numpy() * k // len(games)
+    tie = games["tie"].to_numpy().astype(float)
+    jk = iv.jackknife_ratio(np.bincount(blocks, tie, k), np.bincount(blocks, minlength=k))
+    wl = iv.wilson(int(tie.sum()), len(tie))
+    assert jk.half_width == pytest.approx(wl.half_width, rel=0.10)
+    seat0 = players[players["seat"] == 0].sort_values("game")["win_share"].to_numpy()
+    jk = iv.jackknife_ratio(np.bincount(blocks, seat0, k), np.bincount(blocks, minlength=k))
+    tm = iv.t_mean(seat0)
+    assert jk.value == pytest.approx(tm.value)
+    assert jk.half_width == pytest.approx(tm.half_width, rel=0.10)
+
+
+# -- the report of a run ------------------------------------------------------------------------
+def test_sources_add_up(random_run):
+    t = pd.read_csv(random_run / "report" / "tables" / "hp_by_source.csv")
+    sources = [c for c in t.columns if c.startswith("hp_") and not c.endswith(("_low", "_high", "_se"))]
+    assert len(sources) == 10
+    assert np.allclose(t[sources].sum(axis=1), t["final_hp"])
+    v = pd.read_csv(random_run / "report" / "tables" / "hp_variance_share.csv")
+    assert v.groupby(["players", "field"])["variance_share"].sum().to_numpy() == pytest.approx(1.0)
+    flows = pd.read_csv(random_run / "report" / "tables" / "resource_flows.csv")
+    assert flows["balances"].all()
+
+
+def test_every_section_and_figure_in_both_formats(random_run):
+    folder = random_run / "report"
+    md = (folder / "report.md").read_text()
+    page = (folder / "report.html").read_text()
+    figures = sorted(p.stem for p in (folder / "figures").glob("*.png"))
+    tables = sorted(p.stem for p in (folder / "tables").glob("*.csv"))
+    for name in ("seat_win_share", "hp_by_source_seat", "hp_variance_share", "final_hp_by_policy",
+                 "winning_hp_margin", "lead_stability", "spot_occupancy"):
+        assert name in figures
+    for name in ("verdicts", "seat_advantage", "seat_equality_test", "hp_by_source", "policy_seat_balance",
+                 "game_shape", "lead_stability", "spot_occupancy", "event_effects", "resource_flows",
+                 "component_counts", "sample_size"):
+        assert name in tables
+    for f in figures:
+        assert f"(figures/{f}.png)" in md
+    assert page.count('src="data:image/png;base64,') == len(figures)
+    for title in ("What was run", "Verdicts", "Seat advantage", "Where the HP come from",
+                  "Policies", "Game shape", "Sample size", "Notes on method"):
+        assert f"## {title}" in md and f">{title}</h2>" in page
+    for t in tables:
+        assert f"tables/{t}.csv" in md
+    # verdicts come first, after the header
+    assert md.index("## Verdicts") < md.index("## Seat advantage") < md.index("## Where the HP")
+
+
+def test_html_has_no_external_references(random_run):
+    page = (random_run / "report" / "report.html").read_text()
+    assert not re.search(r"https?://", page)
+    assert "<script" not in page and "<link" not in page
+    for src in re.findall(r'src="([^"]*)"', page):
+        assert src.startswith("data:image/png;base64,")
+    assert not re.search(r"url\(", page)
+
+
+def test_report_rebuilds_byte_identical(random_run, tmp_path):
+    from typer.testing import CliRunner
+
+    from simcell.cli import app
+
+    result = CliRunner().invoke(app, ["report", str(random_run), "--out", str(tmp_path / "again")])
+    assert result.exit_code == 0, result.output
+    first = random_run / "report"
+    for path in sorted(first.rglob("*")):
+        if path.is_file():
+            other = tmp_path / "again" / path.relative_to(first)
+            assert other.read_bytes() == path.read_bytes(), path.name
+
+
+def test_report_of_an_unfinished_run_is_a_clear_error(tmp_path):
+    (tmp_path / "run.json").write_text(json.dumps({"status": "interrupted"}))
+    with pytest.raises(ReportError, match="--resume"):
+        build_report(tmp_path)
+    with pytest.raises(ReportError, match="not a simcell run directory"):
+        build_report(tmp_path / "nothing")
+
+
+def test_seat_table_matches_the_records(random_run):
+    t = pd.read_csv(random_run / "report" / "tables" / "seat_advantage.csv")
+    players = pd.read_parquet(random_run / "players")
+    means = players.groupby("seat")["win_share"].mean().to_numpy() * 100
+    assert np.allclose(t["win_share_pp"].to_numpy(), means)
+    assert (t["win_share_pp_low"] < t["win_share_pp"]).all()
+
+
+def test_placebo_labels(placebo_run):
+    """One policy under two names (balanced = the planner's defaults): the rating difference is
+    in band (its interval covers 0), and the seat effect equals self-play's."""
+    folder = placebo_run / "report" / "tables"
+    ratings = pd.read_csv(folder / "policy_ratings.csv")
+    row = ratings[ratings["term"] == "policy: balanced"].iloc[0]
+    assert row["low"] < 0 < row["high"]
+    assert abs(row["log_odds"]) < 0.15
+    seats = ratings[ratings["term"] == "seat 1"].iloc[0]
+    # self-play's seat effect, on the same scale: log-odds that seat 1 wins an untied game
+    players = pd.read_parquet(placebo_run / "players")
+    own = players[players["field"].astype(int) == 0].sort_values(["game", "seat"])
+    wins = own["win_share"].to_numpy().reshape(-1, 2)
+    untied = wins[(wins == 1).any(axis=1)]
+    x = untied[:, 1].mean()
+    self_play = np.log(x / (1 - x))
+    se = np.sqrt(1 / (len(untied) * x * (1 - x)))
+    assert abs(seats["log_odds"] - self_play) < 3 * np.hypot(seats["se"], se)
+    balance = pd.read_csv(folder / "policy_seat_balance.csv")
+    pool = balance[balance["field"] == "placebo pool"]
+    assert (pool[["seat 0", "seat 1"]].to_numpy() == 2000).all()
+
+
+def test_notebook_runs_on_a_run_directory(random_run, monkeypatch):
+    """Execute every code cell of notebooks/explore_run.ipynb in order, as a kernel would."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    nb = json.loads((ROOT / "notebooks" / "explore_run.ipynb").read_text())
+    monkeypatch.setenv("SIMCELL_RUN_DIR", str(random_run))
+    namespace: dict = {}
+    cells = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert len(cells) >= 5
+    for cell in cells:
+        exec(compile("".join(cell["source"]), "explore_run.ipynb", "exec"), namespace)
+    assert namespace["gap"].index[0].startswith("hp_")
+    assert os.environ["SIMCELL_RUN_DIR"] == str(random_run)
