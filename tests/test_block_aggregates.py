@@ -106,9 +106,10 @@ def test_blocks_are_fixed_by_game_index_not_by_chunk() -> None:
     assert (per_block > 0).all() and len(per_block) == 50 and counts.sum() == 130
 
 
-def test_market_scenario_card_slides_from_slot_3_to_0_unbought() -> None:
-    """A card entering at slot 3 and sliding to slot 0 unbought counts 4 exposures at prices
-    3, 2, 1, 0 and one discard unbought (nobody buys anything for four rounds)."""
+def slide_scenario():
+    """A 3-player game in which nobody buys anything for four rounds: the card dealt to slot 3
+    slides to slot 0 and is discarded. Returns the State (aggregates zeroed before round 1) and
+    the card."""
     game = load_default_game()
     gt = tables_for(game, 3)
     st = new_state(gt, 0, 1)
@@ -130,6 +131,13 @@ def test_market_scenario_card_slides_from_slot_3_to_0_unbought() -> None:
     for _ in range(4):
         phase_two(st, gt)  # nobody placed: slot 0 is discarded, the rest slide left
         start_round(st, gt)
+    return st, card
+
+
+def test_market_scenario_card_slides_from_slot_3_to_0_unbought() -> None:
+    """A card entering at slot 3 and sliding to slot 0 unbought counts 4 exposures at prices
+    3, 2, 1, 0 and one discard unbought (nobody buys anything for four rounds)."""
+    st, card = slide_scenario()
     offered = st.agg_offered[0, card]
     assert offered[3, 3] == 1 and offered[2, 2] == 1 and offered[1, 1] == 1 and offered[0, 0] == 1
     assert offered.sum() == 4

@@ -195,6 +195,9 @@ def test_every_section_and_figure_in_both_formats(random_run):
     for name in ("seat_win_share", "hp_by_source_seat", "hp_variance_share", "final_hp_by_policy",
                  "winning_hp_margin", "lead_stability", "spot_occupancy"):
         assert name in figures
+    for name in ("card_verdicts", "card_strength", "card_market", "card_efficiency", "card_types",
+                 "card_forest_3p_f0", "card_funnel_3p_f0"):
+        assert name in tables or name in figures
     for name in ("verdicts", "seat_advantage", "seat_equality_test", "hp_by_source", "policy_seat_balance",
                  "game_shape", "lead_stability", "spot_occupancy", "event_effects", "resource_flows",
                  "component_counts", "sample_size"):
@@ -202,13 +205,14 @@ def test_every_section_and_figure_in_both_formats(random_run):
     for f in figures:
         assert f"(figures/{f}.png)" in md
     assert page.count('src="data:image/png;base64,') == len(figures)
-    for title in ("What was run", "Verdicts", "Seat advantage", "Where the HP come from",
+    for title in ("What was run", "Verdicts", "Cards", "Seat advantage", "Where the HP come from",
                   "Policies", "Game shape", "Sample size", "Notes on method"):
         assert f"## {title}" in md and f">{title}</h2>" in page
     for t in tables:
         assert f"tables/{t}.csv" in md
     # verdicts come first, after the header
-    assert md.index("## Verdicts") < md.index("## Seat advantage") < md.index("## Where the HP")
+    assert md.index("## Verdicts") < md.index("## Cards") < md.index("## Seat advantage")
+    assert md.index("## Seat advantage") < md.index("## Where the HP")
 
 
 def test_html_has_no_external_references(random_run):

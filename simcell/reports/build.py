@@ -7,7 +7,7 @@ from pathlib import Path
 
 from simcell.reports.data import RunData
 from simcell.reports.render import Report, write_report
-from simcell.reports.sections import advice, header, policies, seats, shape, sources, verdicts
+from simcell.reports.sections import advice, cards, header, policies, seats, shape, sources, verdicts
 
 REPORT_DIR = "report"
 
@@ -15,10 +15,13 @@ REPORT_DIR = "report"
 def build_report(root: Path, out: Path | None = None) -> Path:
     """Write the report of the run directory `root` (default: root/report); returns its folder."""
     run = RunData(root)
-    seat_band = float(dict(run.resolved["report"]["bands"])["seat_win_share_pp"])
+    bands = dict(run.resolved["report"]["bands"])
+    seat_band = float(bands["seat_win_share_pp"])
+    card_band = float(bands["card_open_hand_pp"])
     sections = [
         header.build(run),
         verdicts.build(run),
+        cards.build(run, card_band),
         seats.build(run, seat_band),
         sources.build(run),
         policies.build(run),

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pandas as pd
+
 from simcell import __version__
 from simcell.config.load import RunConfig, load_run_config
 from simcell.runner.backends import BackendError, backend
@@ -27,6 +29,19 @@ from simcell.runner.records import RECORD_SCHEMA_VERSION
 from simcell.runner.resolved import differences, resolved_config, resolved_hash, user_policy_source
 from simcell.runner.store import RESOLVED_FILE, RUN_FILE, RunDir, RunDirError
 from simcell.runner.work import ChunkSpec
+
+
+CARDS_FILE = "cards.csv"  # the card set with costs in placements (the card analytics read it)
+
+
+def card_table(game) -> pd.DataFrame:
+    """The run's cards: id, name, type, values, cost in placements, HP per placement."""
+    from simcell.config.summary import card_rows
+
+    rows = card_rows(game)
+    for r in rows:
+        r["gain"] = " ".join(str(x) for x in r["gain"]) if r.get("gain") is not None else ""
+    return pd.DataFrame(rows)
 
 
 class RunError(Exception):
@@ -150,6 +165,7 @@ class Runner:
         }
         run.write_json(RESOLVED_FILE, self.resolved)
         run.write_text("config.toml", self.config.read_text(encoding="utf-8"))
+        run.write_text(CARDS_FILE, card_table(self.rc.game).to_csv(index=False, lineterminator="\n"))
         run.write_json(RUN_FILE, meta)
         return run, meta
 

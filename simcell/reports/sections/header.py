@@ -78,7 +78,10 @@ NOTES = [
     "Winners (HP sources) are players with any share of the win; the rating model uses outright "
     "winners and leaves tied games out.",
     "Lead stability counts only games with a single leader after the round.",
-    "Card analytics (opening-hand effects, market figures) are not in this report yet.",
+    "Cards are flagged on the within-type contrast (a card against the other cards of its type): "
+    "types differ by design, so raw opening-hand effects of a deck of identical cards per type are "
+    "not zero. The what-if figure (a paired run with the card at its type's median) is not in the "
+    "report yet.",
 ]
 
 

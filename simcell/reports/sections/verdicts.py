@@ -8,6 +8,7 @@ import pandas as pd
 from simcell.reports.data import RunData
 from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, OUT_OF_BAND, verdict
 from simcell.reports.render import Section, Table
+from simcell.reports.sections.cards import segment_cards
 from simcell.reports.sections.seats import seat_figures
 
 
@@ -53,8 +54,8 @@ def build(run: RunData) -> Section:
                      "high": round(a.high, 2), "band": hp_band, "verdict": overall(hp_verdicts)})
     if not rows:
         sec.text.append("No homogeneous field in this run: the seat verdicts need one.")
-        return sec
-    df = pd.DataFrame(rows)
+    df = pd.DataFrame(rows, columns=["players", "field", "figure", "worst seat", "value", "low",
+                                     "high", "band", "verdict"])
     sec.tables.append(Table("verdicts", "Headline verdicts", df,
                             note="Worst seat: the seat furthest from fair; the figure's verdict is "
                                  "out of band if any seat is, in band only if every seat is."))
@@ -65,6 +66,19 @@ def build(run: RunData) -> Section:
         sec.tables.append(Table("verdict_spread", "Spread of the headline figures across fields",
                                 spread, note="Which bots played is often a larger uncertainty than "
                                              "sampling: compare this spread with the intervals."))
-    sec.text.append("Card verdicts (opening-hand effect against its band) come with the card "
-                    "analytics, which are not in this report yet.")
+    card_band, card_default = b["card_open_hand_pp"]
+    card_rows = []
+    for seg in run.segments:
+        c = segment_cards(run, seg, card_band)
+        inside = int(((c["contrast_sim_low"] >= -card_band) & (c["contrast_sim_high"] <= card_band)).sum())
+        card_rows.append({"players": seg.players, "field": seg.field_name, "cards": len(c),
+                          "flagged (out of band)": int(c["flagged"].sum()),
+                          "shown in band": inside,
+                          "inconclusive": len(c) - inside - int(c["flagged"].sum()),
+                          "band (pp)": card_band,
+                          "flagged cards": ", ".join(c.loc[c["flagged"], "name"])})
+    sec.tables.append(Table("card_verdicts", "Cards: opening-hand effect against its type", pd.DataFrame(card_rows),
+                            note=f"Band ±{card_band:g} pp{' (default)' if card_default else ''} on the "
+                                 "within-type contrast; in band and flags use intervals "
+                                 "simultaneous over the cards (details in Cards)."))
     return sec

@@ -1,0 +1,234 @@
+"""Card analytics (STATISTICS.md "Card strength"): what each card is worth, measured causally.
+
+- Opening-hand effect (the headline): being dealt a card in the opening hand is random, so the
+  within-game difference between the player dealt it and the other players of that game, in win
+  share and in HP above the table, estimates what the card does for a player. One value per
+  game that dealt the card (clustered by game), jackknifed over blocks.
+- Within-type contrast: a card's effect minus the mean effect of the other cards of its type in
+  the same run (jackknife over blocks). Types differ by design, so this is the figure that
+  screening, flags and rank intervals use.
+- Flags: Benjamini–Hochberg q < 0.05 and a Šidák-simultaneous interval (over the cards) wholly
+  outside the band; shrinkage toward the type mean (empirical Bayes); rank intervals.
+- Market figures from the block aggregates; efficiency from the printed ATP convention; and an
+  association (completers vs others, within game), labelled as such.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from simcell.reports.intervals import sidak
+
+ATP_VALUE = {"atp": 1.0, "mrna": 1.0, "lipid": 1.0, "carb": 4.0, "protein": 2.0}  # STATISTICS.md
+PLACEMENT_ATP = 3.0
+
+
+@dataclass
+class CardEffects:
+    """Per-card estimates (arrays indexed like `cards`) with jackknife standard errors."""
+
+    cards: np.ndarray  # card ids
+    games: np.ndarray  # games in which the card was dealt
+    effect: np.ndarray  # dealt minus the others of the game
+    effect_se: np.ndarray
+    contrast: np.ndarray  # effect minus the mean effect of the other cards of its type
+    contrast_se: np.ndarray
+    df: int  # jackknife degrees of freedom (blocks - 1)
+
+
+def mask_bits(masks: np.ndarray) -> np.ndarray:
+    """uint64 card masks as a rows x 64 array of 0/1 (column c = card id c)."""
+    m = np.ascontiguousarray(masks, dtype=np.uint64)
+    return np.unpackbits(m.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+
+
+def block_starts(row_blocks: np.ndarray, blocks: int) -> np.ndarray:
+    """First row of each block (rows sorted by block): bounds for slicing block by block."""
+    return np.searchsorted(row_blocks, np.arange(blocks + 1))
+
+
+def bits_by_block(masks: np.ndarray, starts: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """Per block and card id: the rows whose mask holds the card (or the sum of their weights);
+    blocks x 64. Works block by block, so memory stays bounded."""
+    out = np.zeros((len(starts) - 1, 64))
+    for b in range(len(starts) - 1):
+        lo, hi = starts[b], starts[b + 1]
+        if hi > lo:
+            bits = mask_bits(masks[lo:hi])
+            out[b] = bits.sum(axis=0) if weights is None else weights[lo:hi] @ bits
+    return out
+
+
+def opening_hand_sums(dealt: np.ndarray, values: np.ndarray, players: int,
+                      starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per block and card id: the sum over games that dealt the card of (the dealt player's value
+    minus the mean of the other players'), and the number of such games (rows game-major,
+    seat-minor; a card is dealt to at most one player of a game)."""
+    v = values.reshape(-1, players).astype(np.float64)
+    diff = (v - (v.sum(axis=1, keepdims=True) - v) / (players - 1)).reshape(-1)
+    return bits_by_block(dealt, starts, diff), bits_by_block(dealt, starts)
+
+
+def card_effects(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray,
+                 card_types: np.ndarray) -> CardEffects:
+    """Opening-hand effects and within-type contrasts of the cards `card_ids`, from per-block
+    sums (opening_hand_sums), with their delete-a-block jackknife."""
+    num, den = num[:, card_ids], den[:, card_ids]
+    used = den.sum(axis=1) > 0
+    num, den = num[used], den[used]
+    k = num.shape[0]
+
+    def effects(n, d):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return n / d
+
+    def contrasts(e):
+        out = np.full_like(e, np.nan)
+        for t in np.unique(card_types):
+            idx = np.nonzero(card_types == t)[0]
+            if len(idx) < 2:
+                continue
+            part = e[..., idx]
+            others = (np.nansum(part, axis=-1, keepdims=True) - part) / (len(idx) - 1)
+            out[..., idx] = part - others
+        return out
+
+    total_n, total_d = num.sum(axis=0), den.sum(axis=0)
+    est = effects(total_n, total_d)
+    con = contrasts(est)
+    left = effects(total_n[None, :] - num, total_d[None, :] - den)  # k x cards
+    left_con = contrasts(left)
+
+    def jk_se(lo):
+        return np.sqrt((k - 1) / k * np.nansum((lo - np.nanmean(lo, axis=0)) ** 2, axis=0))
+
+    return CardEffects(card_ids, total_d.astype(np.int64), est, jk_se(left), con, jk_se(left_con), k - 1)
+
+
+def bh_qvalues(p: np.ndarray) -> np.ndarray:
+    """Benjamini–Hochberg q-values."""
+    p = np.asarray(p, np.float64)
+    n = len(p)
+    order = np.argsort(p)
+    ranked = p[order] * n / np.arange(1, n + 1)
+    q = np.minimum.accumulate(ranked[::-1])[::-1]
+    out = np.empty(n)
+    out[order] = np.minimum(q, 1.0)
+    return out
+
+
+@dataclass
+class Screening:
+    p_value: np.ndarray
+    q_value: np.ndarray
+    sim_low: np.ndarray  # Šidák-simultaneous interval over the cards
+    sim_high: np.ndarray
+    flagged: np.ndarray  # q < 0.05 and the simultaneous interval wholly outside the band
+
+
+def screen(estimate: np.ndarray, se: np.ndarray, df: int, band: float, level: float = 0.95) -> Screening:
+    """Screen cards on an estimate: BH over the cards' two-sided t-tests of zero, simultaneous
+    intervals, and the band criterion."""
+    ok = np.isfinite(estimate) & np.isfinite(se) & (se > 0)
+    t = np.where(ok, estimate / np.where(ok, se, 1.0), 0.0)
+    p = np.where(ok, 2 * stats.t.sf(np.abs(t), df), 1.0)
+    q = bh_qvalues(p)
+    m = int(ok.sum())
+    quant = stats.t.ppf(0.5 + sidak(level, max(m, 1)) / 2, df)
+    lo, hi = estimate - quant * se, estimate + quant * se
+    outside = (lo > band) | (hi < -band)
+    return Screening(p, q, lo, hi, ok & (q < 0.05) & outside)
+
+
+def shrink(estimate: np.ndarray, se: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Empirical-Bayes shrinkage of each estimate toward its group's mean: weight
+    tau^2 / (tau^2 + se^2) with tau^2 = max(0, Var(estimates) - mean(se^2)) within the group."""
+    out = np.array(estimate, np.float64)
+    for g in np.unique(groups):
+        idx = np.nonzero((groups == g) & np.isfinite(estimate))[0]
+        if len(idx) < 2:
+            continue
+        e, s = estimate[idx], se[idx]
+        m = e.mean()
+        tau2 = max(0.0, e.var(ddof=1) - np.mean(s * s))
+        w = tau2 / (tau2 + s * s) if tau2 > 0 else np.zeros_like(s)
+        out[idx] = m + w * (e - m)
+    return out
+
+
+def rank_intervals(estimate: np.ndarray, se: np.ndarray, seed: int, draws: int = 2000,
+                   level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Rank (1 = highest) intervals from draws of N(estimate, se) per card, seeded."""
+    ok = np.isfinite(estimate) & np.isfinite(se)
+    e, s = np.where(ok, estimate, -np.inf), np.where(ok, se, 0.0)
+    rng = np.random.default_rng(seed)
+    sims = e[None, :] + s[None, :] * rng.standard_normal((draws, len(e)))
+    ranks = (-sims).argsort(axis=1).argsort(axis=1) + 1
+    lo = np.quantile(ranks, 0.5 - level / 2, axis=0, method="lower").astype(int)
+    hi = np.quantile(ranks, 0.5 + level / 2, axis=0, method="higher").astype(int)
+    return lo, hi
+
+
+def atp_value(row: pd.Series) -> float:
+    """A card's cost in ATP by the printed convention (STATISTICS.md): its ATP, Protein,
+    Carbohydrate and Lipid, plus its Golgi resource and the ER load it needs (Protein loaded at the
+    Rough ER is paid in mRNA; Lipid at the Smooth ER in Lipid)."""
+    t = row["type"]
+    v = row["atp"] * ATP_VALUE["atp"]
+    if t == "enzyme":
+        v += row["protein"] * ATP_VALUE["protein"] + row["carb"] * ATP_VALUE["carb"]
+    elif t == "steroid_hormone":
+        v += row["lipid"] * ATP_VALUE["lipid"]
+    elif t in ("protein_hormone", "protein_receptor", "steroid_receptor"):
+        v += row["protein"] * ATP_VALUE["mrna"]
+    golgi = row.get("golgi")
+    if isinstance(golgi, str) and golgi:
+        v += ATP_VALUE[golgi]
+    return float(v)
+
+
+def market(offered: pd.DataFrame, bought: pd.DataFrame, discarded: pd.DataFrame) -> pd.DataFrame:
+    """Per card and effective price: exposures (Phase 1s in a Card Area slot at that price),
+    purchases, pick rate; and per card the discards unbought. Inputs: long block tables
+    (card, slot, price, count) of one segment."""
+    ex = offered.groupby(["card", "price"], observed=True)["count"].sum().rename("exposures")
+    by = bought.groupby(["card", "price"], observed=True)["count"].sum().rename("purchases")
+    t = pd.concat([ex, by], axis=1).fillna(0).astype(np.int64).reset_index()
+    t["pick_rate"] = t["purchases"] / t["exposures"].where(t["exposures"] > 0)
+    d = discarded.groupby("card", observed=True)["count"].sum().rename("discarded_unbought")
+    return t.merge(d.reset_index(), on="card", how="left").fillna({"discarded_unbought": 0})
+
+
+def association(df: pd.DataFrame, players: int, card_ids: np.ndarray, max_games: int = 50_000):
+    """Association, not an effect: the within-game difference in win share between completers
+    of a card and the others, adjusted for cards completed, seat and policy (OLS with game fixed
+    effects, cluster-robust by game; the first max_games games). Returns (beta, se) per card."""
+    d = df.iloc[: max_games * players]
+    n_games = len(d) // players
+
+    def demean(x):
+        x = np.asarray(x, np.float64).reshape(n_games, players, -1)
+        return (x - x.mean(axis=1, keepdims=True)).reshape(n_games * players, -1)
+
+    seats = np.eye(players)[d["seat"].to_numpy()][:, 1:]
+    n_pol = int(d["policy"].max()) + 1
+    pol = np.eye(n_pol)[d["policy"].to_numpy()][:, 1:]
+    cards_done = d["cards_completed"].to_numpy(np.float64)[:, None]
+    z = demean(np.hstack([seats, pol, cards_done]))
+    z = z[:, np.abs(z).sum(axis=0) > 0]
+    y = demean(d["win_share"].to_numpy())[:, 0]
+    x = demean(mask_bits(d["completed_mask"].to_numpy())[:, card_ids])
+    if z.shape[1]:
+        y = y - z @ np.linalg.lstsq(z, y, rcond=None)[0]
+        x = x - z @ np.linalg.lstsq(z, x, rcond=None)[0]
+    sxx = (x * x).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        beta = (x * y[:, None]).sum(axis=0) / sxx
+        e = y[:, None] - x * beta[None, :]
+        score = (x * e).reshape(n_games, players, -1).sum(axis=1)  # per game (cluster)
+        se = np.sqrt((score ** 2).sum(axis=0)) / sxx
+    return beta, se

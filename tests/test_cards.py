@@ -1,0 +1,206 @@
+"""Card analytics (card issue) on purpose-built card sets, by the within-type contrast, with the
+replicate counts of STATISTICS.md "Tests that can fail"; and the market figures on a hand-built
+scenario.
+
+Replicates: the slow tests run 40 runs per deck with STATISTICS.md's thresholds. The default run
+has 10 per deck; its thresholds come from the binomial so that a correct engine fails each check
+with probability below 0.5%:
+- coverage of the nominal 95% within-type intervals, pooled over cards and runs, within the
+  0.25% and 99.75% binomial quantiles of n intervals at p = 0.95;
+- planted card first (junk last) with a simultaneous interval excluding 0: at least k of 10,
+  where P(X < k | 10, 0.95) < 0.5% (k = 7; STATISTICS.md asks 38 of 40 of a correct engine);
+- clone difference covering 0: at least k of 10 with P(X < k | 10, 0.95) < 0.5% (k = 7).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from simcell.config.load import load_default_game
+from simcell.kernel.enums import CARD_FIELDS, RESOURCES
+from simcell.reports import cards as cs
+from simcell.reports.data import RunData
+from simcell.reports.intervals import jackknife
+from simcell.reports.sections.cards import segment_cards
+from simcell.runner.run import RunOptions, Runner
+from tests.test_block_aggregates import slide_scenario
+
+PLANTED, JUNK, CLONE_A, CLONE_B = 1, 2, 3, 4  # enzyme ids in the shipped set
+PLAYERS = 3
+GAMES = 6000
+BAND = 1.0
+
+
+def _value(card, key):
+    if key == "gain":
+        return "{ " + ", ".join(f"{r} = {n}" for r, n in zip(RESOURCES, card.gain) if n) + " }"
+    v = getattr(card, key)
+    return f'"{v}"' if isinstance(v, str) else str(v)
+
+
+def uniform_deck(folder: Path, planted: bool) -> Path:
+    """A cards file in which every card of a type has the first card of that type's values;
+    with `planted`, enzyme PLANTED has +3 HP and enzyme JUNK +3 ATP."""
+    game = load_default_game()
+    reference = {}
+    for c in game.cards:
+        reference.setdefault(c.type, c)
+    lines = []
+    for c in game.cards:
+        ref = reference[c.type]
+        lines += ["[[card]]", f"id = {c.id}", f'name = "{c.name}"', f'type = "{c.type}"']
+        for key in CARD_FIELDS[c.type]:
+            value = getattr(ref, key)
+            if value is None:
+                continue
+            if planted and c.id == PLANTED and key == "hp":
+                value += 3
+            if planted and c.id == JUNK and key == "atp":
+                value += 3
+            lines.append(f"{key} = " + (_value(ref, key) if not isinstance(value, int) else str(value)))
+        lines.append("")
+    path = folder / ("planted.toml" if planted else "uniform.toml")
+    path.write_text("\n".join(lines))
+    return path
+
+
+def replicate(folder: Path, deck: Path, seed: int, games: int = GAMES) -> tuple[RunData, pd.DataFrame]:
+    config = folder / f"run-{seed}.toml"
+    config.write_text(f"""
+[run]
+players = {PLAYERS}
+games = {games}
+seed = {seed}
+
+[[field]]
+name = "greedy"
+policy = "greedy"
+
+[data]
+cards = "{deck.name}"
+""")
+    out = folder / f"out-{seed}"
+    Runner(config, RunOptions(out=out, workers=1)).run()
+    run = RunData(out)
+    return run, segment_cards(run, run.segments[0], BAND)
+
+
+def clone_difference(run: RunData) -> object:
+    """Jackknife interval of effect(CLONE_A) - effect(CLONE_B) on win share."""
+    seg = run.segments[0]
+    df = run.records("players", seg, ["win_share", "dealt_mask"])
+    starts = cs.block_starts(np.repeat(run.block_of_games(seg, np.arange(seg.games)), PLAYERS),
+                             seg.blocks)
+    num, den = cs.opening_hand_sums(df["dealt_mask"].to_numpy(), df["win_share"].to_numpy(),
+                                    PLAYERS, starts)
+    return jackknife(lambda na, da, nb, db: na / da - nb / db,
+                     num[:, CLONE_A], den[:, CLONE_A], num[:, CLONE_B], den[:, CLONE_B])
+
+
+def check_uniform(folder: Path, replicates: int, seeds: int, games: int = GAMES) -> dict:
+    deck = uniform_deck(folder, planted=False)
+    covered = total = flagged = clone_ok = 0
+    for r in range(replicates):
+        run, t = replicate(folder, deck, seeds + r, games)
+        ok = np.isfinite(t["contrast_pp_se"])
+        covered += int(((t["contrast_pp_low"] <= 0) & (t["contrast_pp_high"] >= 0))[ok].sum())
+        total += int(ok.sum())
+        flagged += int(t["flagged"].sum())
+        d = clone_difference(run)
+        clone_ok += int(d.low <= 0 <= d.high)
+    return {"coverage": covered / total, "intervals": total, "flagged": flagged, "clone_ok": clone_ok}
+
+
+def check_planted(folder: Path, replicates: int, seeds: int, games: int = GAMES) -> dict:
+    deck = uniform_deck(folder, planted=True)
+    first = last = 0
+    for r in range(replicates):
+        _, t = replicate(folder, deck, seeds + r, games)
+        ranked = t[np.isfinite(t["contrast_pp"])].sort_values("contrast_pp", ascending=False)
+        top, bottom = ranked.iloc[0], ranked.iloc[-1]
+        first += int(top["card"] == PLANTED and top["contrast_sim_low"] > 0)
+        last += int(bottom["card"] == JUNK)  # STATISTICS.md: junk ranks last
+    return {"first": first, "last": last}
+
+
+def at_least(n: int, p: float = 0.95, risk: float = 0.005) -> int:
+    """The pass threshold k (pass when X >= k): the largest k with P(X < k | n, p) < risk."""
+    k = 0
+    while stats.binom.cdf(k, n, p) < risk:  # P(X <= k) < risk: failing at X <= k is rare
+        k += 1
+    return k  # pass when X >= k
+
+
+def test_thresholds_from_the_binomial():
+    assert at_least(10) == 7  # P(X <= 6 | 10, 0.95) = 0.1%, P(X <= 7) = 1.2%
+    assert stats.binom.cdf(6, 10, 0.95) < 0.005 < stats.binom.cdf(7, 10, 0.95)
+
+
+def test_uniform_deck_coverage_flags_and_clones(tmp_path):
+    res = check_uniform(tmp_path, 10, seeds=1000)
+    n = res["intervals"]
+    lo = stats.binom.ppf(0.0025, n, 0.95) / n
+    hi = stats.binom.ppf(0.9975, n, 0.95) / n
+    assert lo <= res["coverage"] <= hi, res
+    assert res["flagged"] <= 10, res  # at most 1 per run on average
+    assert res["clone_ok"] >= at_least(10), res
+
+
+def test_planted_card_first_and_junk_last(tmp_path):
+    res = check_planted(tmp_path, 10, seeds=2000)
+    assert res["first"] >= at_least(10), res
+    assert res["last"] >= at_least(10), res
+
+
+@pytest.mark.slow
+def test_uniform_deck_forty_replicates(tmp_path):
+    res = check_uniform(tmp_path, 40, seeds=5000, games=20_000)
+    assert 0.925 <= res["coverage"] <= 0.975, res
+    assert res["flagged"] <= 40, res
+    assert res["clone_ok"] >= 34, res
+
+
+@pytest.mark.slow
+def test_planted_forty_replicates(tmp_path):
+    res = check_planted(tmp_path, 40, seeds=6000, games=20_000)
+    assert res["first"] >= 38 and res["last"] >= 38, res
+
+
+def test_market_figures_on_the_sliding_card():
+    """The report's market table on the hand-built scenario: 4 exposures at prices 3, 2, 1, 0,
+    no purchase, one discard unbought."""
+    st, card = slide_scenario()
+
+    def long(arr, axes):
+        idx = np.nonzero(arr[0])
+        return pd.DataFrame({**{a: idx[i] for i, a in enumerate(axes)}, "count": arr[0][idx]})
+
+    m = cs.market(long(st.agg_offered, ("card", "slot", "price")),
+                  long(st.agg_bought, ("card", "slot", "price")),
+                  long(st.agg_discarded, ("card",)))
+    mine = m[m["card"] == card].set_index("price")
+    assert mine["exposures"].to_dict() == {0: 1, 1: 1, 2: 1, 3: 1}
+    assert (mine["purchases"] == 0).all() and (mine["pick_rate"] == 0).all()
+    assert (mine["discarded_unbought"] == 1).all()
+
+
+def test_statistics_by_hand():
+    q = cs.bh_qvalues(np.array([0.01, 0.04, 0.03, 0.5]))
+    assert q == pytest.approx([0.04, 0.16 / 3, 0.16 / 3, 0.5])
+    s = cs.shrink(np.array([1.0, -1.0, 3.0]), np.array([10.0, 10.0, 10.0]), np.array(["a", "a", "a"]))
+    assert np.allclose(s, 1.0)  # noise swamps the spread: everything shrinks to the mean
+    lo, hi = cs.rank_intervals(np.array([10.0, 0.0, -10.0]), np.array([0.1, 0.1, 0.1]), seed=1)
+    assert list(lo) == [1, 2, 3] and list(hi) == [1, 2, 3]
+    # two 2-player games: card 0 dealt to the winner of game 0, card 1 to the loser of game 1;
+    # blocks: game 0 in block 0, game 1 in block 1
+    dealt = np.array([1, 0, 2, 0], np.uint64)
+    num, den = cs.opening_hand_sums(dealt, np.array([1.0, 0.0, 0.0, 1.0]), 2, np.array([0, 2, 4]))
+    assert num[:, :2].tolist() == [[1.0, 0.0], [0.0, -1.0]]
+    assert den[:, :2].tolist() == [[1.0, 0.0], [0.0, 1.0]] and den[:, 2:].sum() == 0
+    e = cs.card_effects(num, den, np.array([0, 1]), np.array(["enzyme", "enzyme"]))
+    assert e.effect.tolist() == [1.0, -1.0] and e.contrast.tolist() == [2.0, -2.0]
