@@ -32,6 +32,19 @@ def _ratio_by_card(num_masks, den_masks, starts, card_ids):
     return [jackknife_ratio(num[:, j], den[:, j]) for j in range(len(card_ids))]
 
 
+def _pick_rate_intervals(run: RunData, seg: SegmentInfo, card_ids) -> list:
+    """Per card: purchases per exposure over all prices, jackknifed over blocks."""
+    k = seg.blocks
+
+    def per_block(df):
+        t = df.groupby(["block", "card"], observed=True)["count"].sum().unstack(fill_value=0)
+        return t.reindex(index=range(k), columns=card_ids, fill_value=0).to_numpy(np.float64)
+
+    ex = per_block(run.seg_blocks("offered", seg))
+    bo = per_block(run.seg_blocks("bought", seg))
+    return [jackknife_ratio(bo[:, j], ex[:, j]) for j in range(len(card_ids))]
+
+
 def _mean_round(agg: pd.DataFrame) -> pd.Series:
     w = agg.assign(w=agg["round"] * agg["count"]).groupby("card")[["w", "count"]].sum()
     return w["w"] / w["count"]
@@ -90,6 +103,9 @@ def segment_cards(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFram
     out["exposures"] = out["card"].map(totals["exposures"]).fillna(0).astype(np.int64)
     out["purchases"] = out["card"].map(totals["purchases"]).fillna(0).astype(np.int64)
     out["pick_rate"] = out["purchases"] / out["exposures"].where(out["exposures"] > 0)
+    pick = _pick_rate_intervals(run, seg, ids)
+    out["pick_rate_low"] = [e.low for e in pick]
+    out["pick_rate_high"] = [e.high for e in pick]
     for price in sorted(m["price"].unique()):
         part = m[m["price"] == price].set_index("card")
         out[f"pick_rate_price_{price}"] = out["card"].map(part["pick_rate"])
@@ -149,13 +165,14 @@ def build(run: RunData, band_pp: float) -> Section:
                                                                                "exposures", "purchases", "discarded",
                                                                                "mean_round", "hp_per", "assoc"))]],
                             strength.sort_values(["players", "field", "card"])))
-    market = allc[["players", "field", "card", "name", "type", "exposures", "purchases", "pick_rate"]
+    market = allc[["players", "field", "card", "name", "type", "exposures", "purchases", "pick_rate",
+                   "pick_rate_low", "pick_rate_high"]
                   + [c for c in allc.columns if c.startswith("pick_rate_price_")]
                   + ["discarded_unbought_per_game", "keep_rate", "keep_rate_low", "keep_rate_high",
                      "completion_rate", "completion_rate_low", "completion_rate_high",
                      "mean_round_acquired", "mean_round_completed"]]
     mshown = market[["players", "field", "card", "name", "exposures"]].assign(**{
-        "pick rate %": (100 * market["pick_rate"]).round(1),
+        "pick rate %": [_ci(*r, sign=False) for r in 100 * market[["pick_rate", "pick_rate_low", "pick_rate_high"]].to_numpy()],
         **{f"at price {c.rsplit('_', 1)[1]} %": (100 * market[c]).round(1)
            for c in market.columns if c.startswith("pick_rate_price_")},
         "discarded unbought per game": market["discarded_unbought_per_game"].round(3),
@@ -191,7 +208,7 @@ def build(run: RunData, band_pp: float) -> Section:
         zip(flagged["name"], flagged["players"], flagged["contrast_pp"])) if len(flagged) else "."))
     for seg, frame in zip(run.segments, frames):
         sec.figures.append(Figure(f"card_forest_{seg.players}p_f{seg.field}",
-                                  f"Opening-hand effect by card, {seg.label}", _forest(frame, seg),
+                                  f"Opening-hand effect by card, {seg.label}", _forest(frame, seg, band_pp),
                                   "Within-game difference in win share, dealt vs not dealt "
                                   "(95% intervals), by type; the band around 0 in green."))
         sec.figures.append(Figure(f"card_funnel_{seg.players}p_f{seg.field}",
@@ -204,7 +221,7 @@ def build(run: RunData, band_pp: float) -> Section:
     return sec
 
 
-def _forest(frame: pd.DataFrame, seg: SegmentInfo):
+def _forest(frame: pd.DataFrame, seg: SegmentInfo, band: float):
     f = frame.sort_values(["type", "open_hand_win_pp"]).reset_index(drop=True)
     fig, ax = figure(figsize=(7.5, max(5.0, 0.2 * len(f) + 1)))
     y = np.arange(len(f))
@@ -214,10 +231,11 @@ def _forest(frame: pd.DataFrame, seg: SegmentInfo):
                           part["open_hand_win_pp_high"] - part["open_hand_win_pp"]],
                     fmt="o", ms=3, color=TYPE_COLOURS.get(t, "#555555"), label=pretty(t), capsize=2)
     ax.axvline(0, color="black", lw=0.8)
+    ax.axvspan(-band, band, color="#228833", alpha=0.15, label=f"band ±{band:g} pp")
     ax.set_yticks(y, f["name"], fontsize=7)
     ax.set_xlabel("opening-hand effect on win share (pp)")
     ax.set_title(f"Opening-hand effect by card, {seg.label}")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return fig
 
 

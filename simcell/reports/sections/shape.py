@@ -89,8 +89,9 @@ def build(run: RunData) -> Section:
         for res in RESOURCES:
             peak = g[f"peak_{res}"].to_numpy()
             over = wilson(int((peak > PHYSICAL[res]).sum()), len(peak))
+            pm = jackknife_ratio(_per_block(blocks, k, peak.astype(float)), n_block)
             comp_rows.append({"players": p, "field": seg.field_name, "resource": res,
-                              "components": PHYSICAL[res], "peak_mean": peak.mean(),
+                              "components": PHYSICAL[res], **est_columns("peak_mean", pm),
                               "peak_p99": float(np.quantile(peak, 0.99)), "peak_max": int(peak.max()),
                               **est_columns("games_short", over)})
     sec.tables.append(Table("game_shape", "Winning HP, margin, ties, losses", pd.DataFrame(summary),
@@ -123,7 +124,8 @@ def build(run: RunData) -> Section:
         **{"games short %": [f"{100 * v:.2f} ({100 * lo:.2f} to {100 * hi:.2f})"
                              for v, lo, hi in zip(comp["games_short"], comp["games_short_low"],
                                                   comp["games_short_high"])]},
-        peak_mean=comp["peak_mean"].round(2))
+        peak_mean=[f"{v:.2f} ({lo:.2f} to {hi:.2f})" for v, lo, hi in
+                   comp[["peak_mean", "peak_mean_low", "peak_mean_high"]].to_numpy()])
     sec.tables.append(Table("component_counts", "Would the physical components run out?", comp,
                             comp_shown, note="Peak: the most of a resource held at once by all "
                                              "players together, cargo on vesicles included. Games "
@@ -203,16 +205,32 @@ def _occupancy(run: RunData):
         by = o.groupby(["spot", "round"])["count"].sum().unstack(fill_value=0)
         by = by.reindex(index=range(len(spot_names)), fill_value=0)
         share = by / seg.games
-        pick = o.assign(w=o["pick"] * o["count"]).groupby("spot")[["w", "count"]].sum()
-        mean_pick = (pick["w"] / pick["count"]).reindex(range(len(spot_names)))
+        w = (o.assign(w=o["pick"] * o["count"]).groupby(["block", "spot"])["w"].sum()
+             .unstack(fill_value=0).reindex(index=range(seg.blocks), columns=range(len(spot_names)),
+                                            fill_value=0))
+        per_block = (o.groupby(["block", "spot"])["count"].sum().unstack(fill_value=0)
+                     .reindex(index=range(seg.blocks), columns=range(len(spot_names)), fill_value=0))
+        games = np.bincount(run.block_of_games(seg, np.arange(seg.games)), minlength=seg.blocks)
+        ests = [jackknife_ratio(per_block[c].to_numpy(np.float64), games) for c in per_block.columns]
+        picks = [jackknife_ratio(w[c].to_numpy(np.float64), per_block[c].to_numpy(np.float64))
+                 for c in per_block.columns]
         t = pd.DataFrame({"players": seg.players, "field": seg.field_name, "spot": spot_names,
-                          "placements_per_game": by.sum(axis=1).to_numpy() / seg.games,
-                          "mean_pick_order": mean_pick.to_numpy()})
+                          "placements_per_game": [e.value for e in ests],
+                          "placements_per_game_low": [e.low for e in ests],
+                          "placements_per_game_high": [e.high for e in ests],
+                          "mean_pick_order": [e.value for e in picks],
+                          "mean_pick_order_low": [e.low for e in picks],
+                          "mean_pick_order_high": [e.high for e in picks]})
         tables.append(t)
         mats.append((seg, share))
     occ_table = pd.concat(tables, ignore_index=True)
-    shown = occ_table.assign(placements_per_game=occ_table["placements_per_game"].round(3),
-                             mean_pick_order=occ_table["mean_pick_order"].round(2))
+    shown = occ_table[["players", "field", "spot"]].assign(
+        **{"placements per game": [f"{v:.3f} ({lo:.3f} to {hi:.3f})" for v, lo, hi in
+                                   occ_table[["placements_per_game", "placements_per_game_low",
+                                              "placements_per_game_high"]].to_numpy()],
+           "mean pick order": [f"{v:.2f} ({lo:.2f} to {hi:.2f})" if np.isfinite(v) else "n/a"
+                               for v, lo, hi in occ_table[["mean_pick_order", "mean_pick_order_low",
+                                                           "mean_pick_order_high"]].to_numpy()]})
     fig, axes = figure(ncols=len(mats), figsize=(max(6.0, 4.5 * len(mats)), 6.0), squeeze=False)
     for ax, (seg, share) in zip(axes[0], mats):
         im = ax.imshow(share.to_numpy(), aspect="auto", cmap="viridis", vmin=0, vmax=1,
