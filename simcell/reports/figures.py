@@ -20,6 +20,23 @@ def fmt(est: Estimate, scale: float = 1.0, digits: int = 1, shift: float = 0.0) 
     return f"{e.value:.{digits}f} ({e.low:.{digits}f} to {e.high:.{digits}f})"
 
 
+def ci_text(values, low, high, scale: float = 1.0, digits: int = 1, sign: bool = False) -> list[str]:
+    """"value (low to high)" for columns of estimates and their bounds (tables for reading)."""
+    f = f"{{:{'+' if sign else ''}.{digits}f}}"
+    out = []
+    for v, lo, hi in zip(np.asarray(values, float) * scale, np.asarray(low, float) * scale,
+                         np.asarray(high, float) * scale):
+        out.append("n/a" if not np.isfinite(v) else
+                   f.format(v) if not (np.isfinite(lo) and np.isfinite(hi)) else
+                   f"{f.format(v)} ({f.format(lo)} to {f.format(hi)})")
+    return out
+
+
+def ci_of(df: pd.DataFrame, col: str, **kwargs) -> list[str]:
+    """ci_text of the columns col, col_low, col_high of a table."""
+    return ci_text(df[col], df[f"{col}_low"], df[f"{col}_high"], **kwargs)
+
+
 def est_columns(prefix: str, est: Estimate, scale: float = 1.0, shift: float = 0.0) -> dict:
     """CSV columns of an estimate: value, low, high, se."""
     e = est.scaled(scale, shift)

@@ -10,6 +10,7 @@ import pandas as pd
 from simcell.kernel.enums import COMPLETED_TYPES
 from simcell.reports import cards as cs
 from simcell.reports.data import RunData, SegmentInfo
+from simcell.reports.figures import ci_of
 from simcell.reports.intervals import jackknife_ratio
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import TYPE_COLOURS, figure, pretty
@@ -123,13 +124,6 @@ def _t(df: int) -> float:
     return float(stats.t.ppf(0.975, df))
 
 
-def _ci(v, lo, hi, d=1, sign=True):
-    f = f"{{:+.{d}f}}" if sign else f"{{:.{d}f}}"
-    if not np.isfinite(v):
-        return "n/a"
-    return f"{f.format(v)} ({f.format(lo)} to {f.format(hi)})"
-
-
 def build(run: RunData, band_pp: float) -> Section:
     sec = Section("cards", "Cards")
     sec.text += [
@@ -152,9 +146,9 @@ def build(run: RunData, band_pp: float) -> Section:
     frames = [segment_cards(run, seg, band_pp) for seg in run.segments]
     allc = pd.concat(frames, ignore_index=True)
     strength = allc[["players", "field", "card", "name", "type", "games_dealt"]].assign(**{
-        "opening-hand effect, win pp": [_ci(*r) for r in allc[["open_hand_win_pp", "open_hand_win_pp_low", "open_hand_win_pp_high"]].to_numpy()],
-        "HP above table": [_ci(*r, d=2) for r in allc[["open_hand_hp", "open_hand_hp_low", "open_hand_hp_high"]].to_numpy()],
-        "vs its type, pp": [_ci(*r) for r in allc[["contrast_pp", "contrast_pp_low", "contrast_pp_high"]].to_numpy()],
+        "opening-hand effect, win pp": ci_of(allc, "open_hand_win_pp", sign=True),
+        "HP above table": ci_of(allc, "open_hand_hp", digits=2, sign=True),
+        "vs its type, pp": ci_of(allc, "contrast_pp", sign=True),
         "q": allc["q_value"].map(lambda q: f"{q:.3f}"),
         "flag": np.where(allc["flagged"], "FLAG", ""),
         "shrunk pp": allc["shrunk_open_hand_win_pp"].round(2),
@@ -172,12 +166,12 @@ def build(run: RunData, band_pp: float) -> Section:
                      "completion_rate", "completion_rate_low", "completion_rate_high",
                      "mean_round_acquired", "mean_round_completed"]]
     mshown = market[["players", "field", "card", "name", "exposures"]].assign(**{
-        "pick rate %": [_ci(*r, sign=False) for r in 100 * market[["pick_rate", "pick_rate_low", "pick_rate_high"]].to_numpy()],
+        "pick rate %": ci_of(market, "pick_rate", scale=100),
         **{f"at price {c.rsplit('_', 1)[1]} %": (100 * market[c]).round(1)
            for c in market.columns if c.startswith("pick_rate_price_")},
         "discarded unbought per game": market["discarded_unbought_per_game"].round(3),
-        "keep given dealt %": [_ci(*r, sign=False) for r in 100 * market[["keep_rate", "keep_rate_low", "keep_rate_high"]].to_numpy()],
-        "completed given acquired %": [_ci(*r, sign=False) for r in 100 * market[["completion_rate", "completion_rate_low", "completion_rate_high"]].to_numpy()],
+        "keep given dealt %": ci_of(market, "keep_rate", scale=100),
+        "completed given acquired %": ci_of(market, "completion_rate", scale=100),
         "round acquired": market["mean_round_acquired"].round(2),
         "round completed": market["mean_round_completed"].round(2),
     })
@@ -191,7 +185,7 @@ def build(run: RunData, band_pp: float) -> Section:
     eshown = eff[["players", "field", "card", "name", "type"]].assign(**{
         "HP per placement": eff["hp_per_placement"].round(3),
         "HP per ATP value": eff["hp_per_atp_value"].round(3),
-        "association, win pp (not an effect)": [_ci(*r) for r in eff[["assoc_win_pp", "assoc_win_pp_low", "assoc_win_pp_high"]].to_numpy()],
+        "association, win pp (not an effect)": ci_of(eff, "assoc_win_pp", sign=True),
     })
     sec.tables.append(Table("card_efficiency", "Efficiency and association", eff, eshown,
                             note="ATP value by the printed convention: 1 placement = 3 ATP; mRNA, "

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from simcell.reports.data import RunData, SegmentInfo
+from simcell.reports.figures import ci_text
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import figure, policy_colours
 
@@ -37,8 +38,8 @@ def ratings(df: pd.DataFrame, seg: SegmentInfo) -> pd.DataFrame | None:
         warnings.simplefilter("ignore")
         fit = ConditionalLogit(y.to_numpy(), x.to_numpy(), groups=d["game"].to_numpy()).fit(disp=0)
     ci = fit.conf_int(0.05)
-    rows = [{"term": f"policy: {seg.policies[0]}", "log_odds": 0.0, "low": 0.0, "high": 0.0,
-             "se": 0.0}]
+    rows = [{"term": f"policy: {seg.policies[0]} (reference)", "log_odds": 0.0, "low": np.nan,
+             "high": np.nan, "se": np.nan}]
     for j, term in enumerate(x.columns):
         rows.append({"term": term, "log_odds": fit.params[j], "low": ci[j, 0], "high": ci[j, 1],
                      "se": fit.bse[j]})
@@ -81,8 +82,8 @@ def build(run: RunData) -> Section:
     if rating_frames:
         rt = pd.concat(rating_frames, ignore_index=True)
         shown = rt[["players", "field", "games", "term"]].assign(
-            **{"log-odds of winning (95%)": [f"{v:+.3f} ({lo:+.3f} to {hi:+.3f})"
-                                             for v, lo, hi in zip(rt["log_odds"], rt["low"], rt["high"])]})
+            **{"log-odds of winning (95%)": ci_text(rt["log_odds"], rt["low"], rt["high"], digits=3,
+                                                    sign=True)})
         sec.tables.append(Table("policy_ratings", "Policy ratings (conditional logit on the winner)",
                                 rt, shown))
     else:

@@ -9,7 +9,7 @@ import pandas as pd
 
 from simcell.kernel.enums import RESOURCES
 from simcell.reports.data import RunData, SegmentInfo
-from simcell.reports.figures import est_columns, fmt
+from simcell.reports.figures import ci_of, est_columns, fmt
 from simcell.reports.intervals import bootstrap_quantile, jackknife, jackknife_ratio, wilson
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import figure
@@ -121,11 +121,8 @@ def build(run: RunData) -> Section:
     comp = pd.DataFrame(comp_rows)
     comp_shown = comp[["players", "field", "resource", "components", "peak_mean", "peak_p99",
                        "peak_max"]].assign(
-        **{"games short %": [f"{100 * v:.2f} ({100 * lo:.2f} to {100 * hi:.2f})"
-                             for v, lo, hi in zip(comp["games_short"], comp["games_short_low"],
-                                                  comp["games_short_high"])]},
-        peak_mean=[f"{v:.2f} ({lo:.2f} to {hi:.2f})" for v, lo, hi in
-                   comp[["peak_mean", "peak_mean_low", "peak_mean_high"]].to_numpy()])
+        **{"games short %": ci_of(comp, "games_short", scale=100, digits=2)},
+        peak_mean=ci_of(comp, "peak_mean", digits=2))
     sec.tables.append(Table("component_counts", "Would the physical components run out?", comp,
                             comp_shown, note="Peak: the most of a resource held at once by all "
                                              "players together, cargo on vesicles included. Games "
@@ -136,9 +133,7 @@ def build(run: RunData) -> Section:
 def _lead_shown(lead: pd.DataFrame) -> pd.DataFrame:
     return lead[["players", "field", "after_round"]].assign(
         **{"single leader %": (100 * lead["unique_leader_share"]).round(1),
-           "leader's win share %": [f"{100 * v:.1f} ({100 * lo:.1f} to {100 * hi:.1f})" for v, lo, hi
-                                    in zip(lead["leader_win_share"], lead["leader_win_share_low"],
-                                           lead["leader_win_share_high"])]})
+           "leader's win share %": ci_of(lead, "leader_win_share", scale=100)})
 
 
 def _events(run: RunData, seg: SegmentInfo, hp: np.ndarray, blocks: np.ndarray) -> list[dict]:
@@ -170,8 +165,7 @@ def _events(run: RunData, seg: SegmentInfo, hp: np.ndarray, blocks: np.ndarray) 
 def _event_shown(ev: pd.DataFrame) -> pd.DataFrame:
     return ev[["players", "field", "event", "games_with_event"]].assign(
         **{"table HP, early": ev["table_hp_early"].round(2), "table HP, late": ev["table_hp_late"].round(2),
-           "early − late": [f"{v:+.2f} ({lo:+.2f} to {hi:+.2f})" for v, lo, hi in
-                            zip(ev["early_minus_late"], ev["early_minus_late_low"], ev["early_minus_late_high"])]})
+           "early − late": ci_of(ev, "early_minus_late", digits=2, sign=True)})
 
 
 def _flows(run: RunData, seg: SegmentInfo) -> list[dict]:
@@ -225,12 +219,8 @@ def _occupancy(run: RunData):
         mats.append((seg, share))
     occ_table = pd.concat(tables, ignore_index=True)
     shown = occ_table[["players", "field", "spot"]].assign(
-        **{"placements per game": [f"{v:.3f} ({lo:.3f} to {hi:.3f})" for v, lo, hi in
-                                   occ_table[["placements_per_game", "placements_per_game_low",
-                                              "placements_per_game_high"]].to_numpy()],
-           "mean pick order": [f"{v:.2f} ({lo:.2f} to {hi:.2f})" if np.isfinite(v) else "n/a"
-                               for v, lo, hi in occ_table[["mean_pick_order", "mean_pick_order_low",
-                                                           "mean_pick_order_high"]].to_numpy()]})
+        **{"placements per game": ci_of(occ_table, "placements_per_game", digits=3),
+           "mean pick order": ci_of(occ_table, "mean_pick_order", digits=2)})
     fig, axes = figure(ncols=len(mats), figsize=(max(6.0, 4.5 * len(mats)), 6.0), squeeze=False)
     for ax, (seg, share) in zip(axes[0], mats):
         im = ax.imshow(share.to_numpy(), aspect="auto", cmap="viridis", vmin=0, vmax=1,

@@ -10,7 +10,7 @@ import pandas as pd
 
 from simcell.kernel.enums import HP_SOURCES
 from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
-from simcell.reports.figures import block_sums, est_columns, fmt
+from simcell.reports.figures import block_sums, ci_of, est_columns, fmt
 from simcell.reports.intervals import jackknife, jackknife_ratio
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import SOURCE_COLOURS, figure, pretty
@@ -79,10 +79,7 @@ def build(run: RunData) -> Section:
                             pd.DataFrame(shown)))
     vdf = pd.DataFrame(var_rows)
     vshown = vdf[["players", "field", "source"]].assign(
-        **{"share of Var(final HP) %": [f"{100 * v:.1f} ({100 * lo:.1f} to {100 * hi:.1f})"
-                                        for v, lo, hi in zip(vdf["variance_share"],
-                                                             vdf["variance_share_low"],
-                                                             vdf["variance_share_high"])]})
+        **{"share of Var(final HP) %": ci_of(vdf, "variance_share", scale=100)})
     sec.tables.append(Table("hp_variance_share", "Share of the variance of final HP by source",
                             vdf, vshown, note="Shares add up to 100% within a player count and field."))
     sec.figures.append(Figure("hp_by_source_seat", "Mean HP by source and seat",

@@ -62,7 +62,7 @@ def build(run: RunData) -> Section:
     multi = df.groupby(["players", "figure"])["field"].nunique()
     if (multi > 1).any():
         spread = (df.groupby(["players", "figure"])["value"].agg(["min", "max"])
-                  .assign(spread=lambda d: d["max"] - d["min"]).reset_index())
+                  .assign(spread=lambda d: d["max"] - d["min"]).round(2).reset_index())
         sec.tables.append(Table("verdict_spread", "Spread of the headline figures across fields",
                                 spread, note="Which bots played is often a larger uncertainty than "
                                              "sampling: compare this spread with the intervals."))
