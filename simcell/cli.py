@@ -171,7 +171,12 @@ def run_command(
         return
     from simcell.reports.build import build_report
 
-    folder = build_report(outcome.root)
+    try:
+        folder = build_report(outcome.root)
+    except KeyboardInterrupt:
+        typer.echo(f"\ninterrupted while writing the report; the run is complete: rebuild the "
+                   f"report with simcell report {outcome.root}", err=True)
+        raise typer.Exit(code=130) from None
     if not quiet:
         from simcell.runner.summary import summary_text
 
