@@ -195,7 +195,10 @@ def test_resume_after_ctrl_c_of_the_command(reference, tmp_path):
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "simcell", "run", str(big), "--out", str(out), "--workers", "1",
            "--chunk-games", "100", "--quiet"]
-    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    # a shell that starts jobs in the background makes them ignore SIGINT, and Python keeps an
+    # ignored SIGINT ignored: restore the default so the command gets its KeyboardInterrupt
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     partial = out / "partial" / "players=3" / "field=0"
     while time.monotonic() < deadline and len(list(partial.glob("*.npz"))) < 3:
