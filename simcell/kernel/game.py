@@ -41,7 +41,9 @@ def play_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, 
     start = total_decisions(st)
     stop_total = start + stop_after if stop_after >= 0 else -1
     while True:
-        status = play_on(st, gt, user_fn, stop_total, True)
+        # constants passed to a compiled function are typed as literals, and each literal
+        # compiles the callee again: np.bool_ / np.int64 keep one signature (the Python one)
+        status = play_on(st, gt, user_fn, stop_total, np.bool_(True))
         if status != ON_SEARCH:
             break
         # a search policy's decision: the turn loop stopped with the legal actions listed
@@ -170,7 +172,8 @@ def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, player_po
         seat_players(st, player_policy, player_label, player_params, seat_orders, rotation)
         # blocks hold whole rotation groups (games R*u .. R*u + R - 1; in duplicate mode a deal)
         block = block_of(game // rotations, total_games // rotations, blocks)
-        total += play_game(st, gt, seed, deal, user_fn, False, block, False, -1, root, work)
+        total += play_game(st, gt, seed, deal, user_fn, np.bool_(False), block, np.bool_(False),
+                           np.int64(-1), root, work)
         if st.g[G_POLICY_ERROR] != 0:
             return -1 - j
         write_records(st, gt, pr, gr, j, game, deal, rotation)

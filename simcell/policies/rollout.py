@@ -32,7 +32,7 @@ MARGIN_WEIGHT = 0.02  # win share first; HP above the table mean only separates 
 def rank_candidates(st, gt, seat, n_legal, params, k):
     """st.candidates[:k] = indices of the k best legal actions by the greedy evaluator (ties to
     the lower index); returns k."""
-    heuristic_values(st, gt, seat, n_legal, params, False)
+    heuristic_values(st, gt, seat, n_legal, params, np.bool_(False))  # not a literal: one compile
     values = st.policy_values
     for c in range(k):
         best = -1
@@ -69,7 +69,7 @@ def choose_rollout(st, gt, seat, n_legal, params, user_fn, root, work):
             copy_game(root, work)
             apply_decision(work, gt, st.legal[st.candidates[c]])
             work.decisions[seat] += 1
-            play_on(work, gt, user_fn, -1, False)
+            play_on(work, gt, user_fn, np.int64(-1), np.bool_(False))
             final_scores(work, gt, work.final_hp, work.win_share, work.rank)
             others = 0.0
             for s in range(gt.players):
