@@ -191,7 +191,7 @@ def test_resume_after_interruption_at_a_random_chunk(reference, tmp_path, monkey
 def test_resume_after_ctrl_c_of_the_command(reference, tmp_path):
     """The real thing: SIGINT to a running `simcell run`, then --resume."""
     config, root = reference
-    big = write_config(tmp_path, games=20000)
+    big = write_config(tmp_path, games=8000)
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "simcell", "run", str(big), "--out", str(out), "--workers", "1",
            "--chunk-games", "100", "--quiet"]
@@ -214,7 +214,7 @@ def test_resume_after_ctrl_c_of_the_command(reference, tmp_path):
                            "--quiet"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     whole = tmp_path / "whole"
-    run(big, whole, chunk_games=5000)
+    run(big, whole, chunk_games=2000)
     assert_same_run(whole, out)
 
 
