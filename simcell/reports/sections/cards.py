@@ -10,7 +10,7 @@ import pandas as pd
 from simcell.kernel.enums import COMPLETED_TYPES
 from simcell.reports import cards as cs
 from simcell.reports.data import RunData, SegmentInfo
-from simcell.reports.figures import ci_of
+from simcell.reports.estimates import ci_of
 from simcell.reports.intervals import jackknife_ratio
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import TYPE_COLOURS, figure, pretty

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from simcell.reports.data import RunData, SegmentInfo
-from simcell.reports.figures import ci_text
+from simcell.reports.estimates import ci_text
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import figure, policy_colours
 

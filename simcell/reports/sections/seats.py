@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from simcell.reports.data import RunData, SegmentInfo
-from simcell.reports.figures import block_sums, est_columns, fmt, ratio_by
+from simcell.reports.estimates import block_sums, est_columns, fmt, ratio_by
 from simcell.reports.intervals import (
     Estimate,
     TestResult,

@@ -9,7 +9,7 @@ import pandas as pd
 
 from simcell.kernel.enums import RESOURCES
 from simcell.reports.data import RunData, SegmentInfo
-from simcell.reports.figures import ci_of, est_columns, fmt
+from simcell.reports.estimates import ci_of, est_columns, fmt
 from simcell.reports.intervals import bootstrap_quantile, jackknife, jackknife_ratio, wilson
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import figure

@@ -10,7 +10,7 @@ import pandas as pd
 
 from simcell.kernel.enums import HP_SOURCES
 from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
-from simcell.reports.figures import block_sums, ci_of, est_columns, fmt
+from simcell.reports.estimates import block_sums, ci_of, est_columns, fmt
 from simcell.reports.intervals import jackknife, jackknife_ratio
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import SOURCE_COLOURS, figure, pretty

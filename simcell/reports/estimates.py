@@ -1,4 +1,4 @@
-"""Helpers the sections share: formatting estimates for tables, and block sums of record columns
+"""Helpers the report sections share: estimates as table text and columns, and per-block sums
 for the jackknife."""
 
 from __future__ import annotations
