@@ -196,10 +196,15 @@ def test_statistics_by_hand():
     assert np.allclose(s, 1.0)  # noise swamps the spread: everything shrinks to the mean
     lo, hi = cs.rank_intervals(np.array([10.0, 0.0, -10.0]), np.array([0.1, 0.1, 0.1]), seed=1)
     assert list(lo) == [1, 2, 3] and list(hi) == [1, 2, 3]
+    rows, cards = cs.set_bits(np.array([0, 1, 2**63, 6, 2**40 + 2**3], np.uint64))
+    assert sorted(zip(rows.tolist(), cards.tolist())) == [(1, 0), (2, 63), (3, 1), (3, 2), (4, 3), (4, 40)]
     # two 2-player games: card 0 dealt to the winner of game 0, card 1 to the loser of game 1;
     # blocks: game 0 in block 0, game 1 in block 1
     dealt = np.array([1, 0, 2, 0], np.uint64)
     num, den = cs.opening_hand_sums(dealt, np.array([1.0, 0.0, 0.0, 1.0]), 2, np.array([0, 2, 4]))
+    both, _ = cs.opening_hand_sums(dealt, np.array([[1.0, 5.0], [0.0, 3.0], [0.0, 2.0], [1.0, 4.0]]), 2,
+                                   np.array([0, 2, 4]))
+    assert both[0, 0].tolist() == [1.0, 2.0] and both[1, 1].tolist() == [-1.0, -2.0]
     assert num[:, :2].tolist() == [[1.0, 0.0], [0.0, -1.0]]
     assert den[:, :2].tolist() == [[1.0, 0.0], [0.0, 1.0]] and den[:, 2:].sum() == 0
     e = cs.card_effects(num, den, np.array([0, 1]), np.array(["enzyme", "enzyme"]))

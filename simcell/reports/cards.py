@@ -40,10 +40,24 @@ class CardEffects:
     df: int  # jackknife degrees of freedom (blocks - 1)
 
 
-def mask_bits(masks: np.ndarray) -> np.ndarray:
-    """uint64 card masks as a rows x 64 array of 0/1 (column c = card id c)."""
-    m = np.ascontiguousarray(masks, dtype=np.uint64)
-    return np.unpackbits(m.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+def set_bits(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(row, card id) of every set bit of uint64 card masks: lowest bit first, one vectorised
+    step per bit a row can hold (card masks are sparse: a few bits of 64)."""
+    m = np.asarray(masks).astype(np.uint64)
+    rows = np.arange(len(m))
+    out_rows, out_cards = [], []
+    while True:
+        keep = m != 0
+        m, rows = m[keep], rows[keep]
+        if not len(m):
+            break
+        low = m & (~m + np.uint64(1))  # the lowest set bit
+        out_rows.append(rows)
+        out_cards.append(np.log2(low.astype(np.float64)).astype(np.int64))  # exact: a power of 2
+        m = m ^ low
+    if not out_rows:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate(out_rows), np.concatenate(out_cards)
 
 
 def block_starts(row_blocks: np.ndarray, blocks: int) -> np.ndarray:
@@ -51,26 +65,39 @@ def block_starts(row_blocks: np.ndarray, blocks: int) -> np.ndarray:
     return np.searchsorted(row_blocks, np.arange(blocks + 1))
 
 
-def bits_by_block(masks: np.ndarray, starts: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
-    """Per block and card id: the rows whose mask holds the card (or the sum of their weights);
-    blocks x 64. Works block by block, so memory stays bounded."""
-    out = np.zeros((len(starts) - 1, 64))
-    for b in range(len(starts) - 1):
+def bits_by_block(masks: np.ndarray, starts: np.ndarray,
+                  weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per block and card id: the rows whose mask holds the card (blocks x 64) and, with
+    `weights` (rows x m), the sums of their weights (blocks x 64 x m). One pass over the masks,
+    block by block (memory stays bounded)."""
+    k = len(starts) - 1
+    counts = np.zeros((k, 64))
+    sums = None if weights is None else np.zeros((k, 64, weights.shape[1]))
+    for b in range(k):
         lo, hi = starts[b], starts[b + 1]
-        if hi > lo:
-            bits = mask_bits(masks[lo:hi])
-            out[b] = bits.sum(axis=0) if weights is None else weights[lo:hi] @ bits
-    return out
+        if hi <= lo:
+            continue
+        rows, cards = set_bits(masks[lo:hi])
+        counts[b] = np.bincount(cards, minlength=64)
+        if sums is not None:
+            w = weights[lo:hi][rows]
+            for j in range(w.shape[1]):
+                sums[b, :, j] = np.bincount(cards, weights=w[:, j], minlength=64)
+    return counts, sums
 
 
 def opening_hand_sums(dealt: np.ndarray, values: np.ndarray, players: int,
                       starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per block and card id: the sum over games that dealt the card of (the dealt player's value
-    minus the mean of the other players'), and the number of such games (rows game-major,
-    seat-minor; a card is dealt to at most one player of a game)."""
-    v = values.reshape(-1, players).astype(np.float64)
-    diff = (v - (v.sum(axis=1, keepdims=True) - v) / (players - 1)).reshape(-1)
-    return bits_by_block(dealt, starts, diff), bits_by_block(dealt, starts)
+    """Per block and card id, for each column of `values` (rows x m, or one column): the sum
+    over games that dealt the card of (the dealt player's value minus the mean of the other
+    players'), and the number of such games (rows game-major, seat-minor; a card is dealt to at
+    most one player of a game). Returns (sums blocks x 64 [x m], games blocks x 64)."""
+    v = np.asarray(values, np.float64)
+    flat = v.ndim == 1
+    v = v.reshape(-1, players, 1) if flat else v.reshape(-1, players, v.shape[-1])
+    diff = (v - (v.sum(axis=1, keepdims=True) - v) / (players - 1)).reshape(-1, v.shape[-1])
+    games, sums = bits_by_block(dealt, starts, diff)
+    return (sums[..., 0] if flat else sums), games
 
 
 def card_effects(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray,
@@ -221,7 +248,10 @@ def association(df: pd.DataFrame, players: int, card_ids: np.ndarray, max_games:
     z = demean(np.hstack([seats, pol, cards_done]))
     z = z[:, np.abs(z).sum(axis=0) > 0]
     y = demean(d["win_share"].to_numpy())[:, 0]
-    x = demean(mask_bits(d["completed_mask"].to_numpy())[:, card_ids])
+    rows, cards = set_bits(d["completed_mask"].to_numpy())
+    bits = np.zeros((len(d), 64))
+    bits[rows, cards] = 1.0
+    x = demean(bits[:, card_ids])
     if z.shape[1]:
         y = y - z @ np.linalg.lstsq(z, y, rcond=None)[0]
         x = x - z @ np.linalg.lstsq(z, x, rcond=None)[0]

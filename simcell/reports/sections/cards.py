@@ -26,10 +26,10 @@ def card_table(run: RunData) -> pd.DataFrame:
     return pd.read_csv(path, keep_default_na=False, na_values=[""])
 
 
-def _ratio_by_card(num_masks, den_masks, starts, card_ids):
-    """Per card: jackknife ratio of rows holding it in num_masks to rows holding it in den_masks."""
-    num = cs.bits_by_block(num_masks, starts)[:, card_ids]
-    den = cs.bits_by_block(den_masks, starts)[:, card_ids]
+def _ratio_by_card(num_masks, den, starts, card_ids):
+    """Per card: jackknife ratio of rows holding it in num_masks to `den` (blocks x 64 counts)."""
+    num = cs.bits_by_block(num_masks, starts)[0][:, card_ids]
+    den = den[:, card_ids]
     return [jackknife_ratio(num[:, j], den[:, j]) for j in range(len(card_ids))]
 
 
@@ -64,16 +64,19 @@ def segment_cards(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFram
     p, k = seg.players, seg.blocks
     starts = cs.block_starts(np.repeat(run.block_of_games(seg, np.arange(seg.games)), p), k)
     dealt = df["dealt_mask"].to_numpy()
-    win = cs.card_effects(*cs.opening_hand_sums(dealt, df["win_share"].to_numpy(), p, starts), ids, types)
-    hp = cs.card_effects(*cs.opening_hand_sums(dealt, df["final_hp"].to_numpy(), p, starts), ids, types)
+    values = np.stack([df["win_share"].to_numpy(np.float64), df["final_hp"].to_numpy(np.float64)], axis=1)
+    sums, dealt_games = cs.opening_hand_sums(dealt, values, p, starts)
+    win = cs.card_effects(sums[..., 0], dealt_games, ids, types)
+    hp = cs.card_effects(sums[..., 1], dealt_games, ids, types)
     pp = 100.0
     sc = cs.screen(win.contrast * pp, win.contrast_se * pp, win.df, band_pp)
     shrunk = cs.shrink(win.effect * pp, win.effect_se * pp, types)
     rlo, rhi = cs.rank_intervals(win.contrast, win.contrast_se, run.seed + seg.players)
     tq = _t(win.df)
     acquired = df["kept_mask"].to_numpy() | df["bought_mask"].to_numpy()
-    keep = _ratio_by_card(df["kept_mask"].to_numpy() & dealt, dealt, starts, ids)
-    done = _ratio_by_card(df["completed_mask"].to_numpy() & acquired, acquired, starts, ids)
+    keep = _ratio_by_card(df["kept_mask"].to_numpy() & dealt, dealt_games, starts, ids)
+    done = _ratio_by_card(df["completed_mask"].to_numpy() & acquired,
+                          cs.bits_by_block(acquired, starts)[0], starts, ids)
     cards_done = df[[f"completed_{t}" for t in COMPLETED_TYPES]].sum(axis=1)
     beta, bse = cs.association(df.assign(cards_completed=cards_done), p, ids)
     out = pd.DataFrame({
