@@ -174,6 +174,7 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         loc_n_spots=loc_n_spots,
         spot_cost=spot_cost,
         spot_gain=spot_gain,
+        spot_costly=(spot_cost > 0).any(axis=1).astype(i32),
         slot_prices=np.array(b.slot_prices, i32),
         starting_atp=np.array(b.starting_atp[:players], i32),
         combos=np.array([[RESOURCES.index(x) for x in c] for c in b.combos], i32),

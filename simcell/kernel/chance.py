@@ -5,7 +5,7 @@ draws. All arithmetic stays in uint64 so that results never depend on threads or
 from __future__ import annotations
 
 import numpy as np
-from simcell.kernel.jit import kernel_jit
+from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -27,17 +27,22 @@ def splitmix64(x):
     return z ^ (z >> S31)
 
 
-@kernel_jit
-def stream_key(seed, players, deal, purpose, index):
-    """The key of one chance stream: a hash chain over its five coordinates."""
+@kernel_jit_inline
+def stream_prefix(seed, players, deal, purpose):
+    """The hash chain of stream_key over its first four coordinates (one purpose of a deal)."""
     h = splitmix64(np.uint64(seed))
     h = splitmix64(h ^ np.uint64(players))
     h = splitmix64(h ^ np.uint64(deal))
-    h = splitmix64(h ^ np.uint64(purpose))
-    return splitmix64(h ^ np.uint64(index))
+    return splitmix64(h ^ np.uint64(purpose))
 
 
-@kernel_jit
+@kernel_jit_inline
+def stream_key(seed, players, deal, purpose, index):
+    """The key of one chance stream: a hash chain over its five coordinates."""
+    return splitmix64(stream_prefix(seed, players, deal, purpose) ^ np.uint64(index))
+
+
+@kernel_jit_inline
 def item_hash(key, item):
     """The sort key of item id `item` in the shuffle keyed by `key`."""
     return splitmix64(key ^ splitmix64(np.uint64(item) + np.uint64(1)))
@@ -62,7 +67,7 @@ def keyed_shuffle(key, ids, n, hashes):
         ids[j + 1] = v
 
 
-@kernel_jit
+@kernel_jit_inline
 def uniform_index(key, n):
     """A uniform draw from 0..n-1 determined by the stream key."""
     u = np.float64(splitmix64(key) >> S11) / TWO53
@@ -70,7 +75,7 @@ def uniform_index(key, n):
     return i if i < n else n - 1
 
 
-@kernel_jit
+@kernel_jit_inline
 def policy_index(seat, decision):
     """Stream index of a seat's decision: seat << 32 | decision number."""
     return (np.uint64(seat) << S32) | np.uint64(decision)

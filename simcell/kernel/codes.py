@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from simcell.kernel.jit import kernel_jit
+from simcell.kernel.jit import kernel_jit_inline
 
 from simcell.kernel.enums import (
     ACT_COMBO,
@@ -25,7 +25,7 @@ from simcell.kernel.enums import (
 )
 
 
-@kernel_jit
+@kernel_jit_inline
 def code_place(flask, target, p1, p2, p3):
     return (
         (np.int64(ACT_PLACE) << SHIFT_KIND)
@@ -37,51 +37,51 @@ def code_place(flask, target, p1, p2, p3):
     )
 
 
-@kernel_jit
+@kernel_jit_inline
 def code_exhaust(resource):
     return (np.int64(ACT_EXHAUST) << SHIFT_KIND) | (np.int64(resource) << SHIFT_P1)
 
 
-@kernel_jit
+@kernel_jit_inline
 def code_pass():
     return np.int64(ACT_PASS) << SHIFT_KIND
 
 
-@kernel_jit
+@kernel_jit_inline
 def code_return(card):
     return (np.int64(ACT_RETURN) << SHIFT_KIND) | (np.int64(card) << SHIFT_P1)
 
 
-@kernel_jit
+@kernel_jit_inline
 def code_combo(i):
     return (np.int64(ACT_COMBO) << SHIFT_KIND) | (np.int64(i) << SHIFT_P1)
 
 
-@kernel_jit
+@kernel_jit_inline
 def code_kind(code):
     return (code >> SHIFT_KIND) & MASK_KIND
 
 
-@kernel_jit
+@kernel_jit_inline
 def code_flask(code):
     return (code >> SHIFT_FLASK) & MASK_FLASK
 
 
-@kernel_jit
+@kernel_jit_inline
 def code_target(code):
     return (code >> SHIFT_TARGET) & MASK_TARGET
 
 
-@kernel_jit
+@kernel_jit_inline
 def code_p1(code):
     return (code >> SHIFT_P1) & MASK_P1
 
 
-@kernel_jit
+@kernel_jit_inline
 def code_p2(code):
     return (code >> SHIFT_P2) & MASK_P2
 
 
-@kernel_jit
+@kernel_jit_inline
 def code_p3(code):
     return code & MASK_P3

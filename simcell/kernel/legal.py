@@ -4,7 +4,7 @@ written to State.legal in ascending code order (the loops run in code order, so 
 from __future__ import annotations
 
 import numpy as np
-from simcell.kernel.jit import kernel_jit, kernel_jit_inline
+from simcell.kernel.jit import kernel_jit_inline
 
 from simcell.kernel.bits import lowest_bit
 from simcell.kernel.codes import code_exhaust, code_pass, code_place
@@ -44,7 +44,7 @@ from simcell.kernel.state import G_DISCOUNT, G_GREY_LEFT, G_ROUND_HOLDER, G_TO_M
 GREY_BIT = np.int64(FLASK_GREY) << np.int64(SHIFT_FLASK)
 
 
-@kernel_jit
+@kernel_jit_inline
 def free_spot(st, gt, loc):
     """Lowest free spot of a location, or -1."""
     first = gt.loc_first_spot[loc]
@@ -54,7 +54,7 @@ def free_spot(st, gt, loc):
     return -1
 
 
-@kernel_jit
+@kernel_jit_inline
 def free_budding(st, gt, org):
     """Lowest free budding location of an organelle, or -1."""
     for i in range(gt.budding[org]):
@@ -63,21 +63,21 @@ def free_budding(st, gt, org):
     return -1
 
 
-@kernel_jit
+@kernel_jit_inline
 def completion_atp(st, gt, seat, card):
     """A card's completion ATP after the seat's epigenetic cost_discount (minimum 0)."""
     a = gt.card_atp[card] - st.discount[seat, gt.card_type[card]]
     return a if a > 0 else 0
 
 
-@kernel_jit
+@kernel_jit_inline
 def card_price(st, gt, slot):
     """A Card Area slot's price after the round's card_discount (minimum 0)."""
     a = gt.slot_prices[slot] - st.g[G_DISCOUNT]
     return a if a > 0 else 0
 
 
-@kernel_jit
+@kernel_jit_inline
 def vesicle_fits(st, gt, seat, gidx, card):
     """Can the seat's vesicle at Golgi index gidx complete `card` (type, origin, load, Golgi
     resource, ATP)? The Golgi resource never counts toward the ER-load requirement."""
@@ -96,7 +96,7 @@ def vesicle_fits(st, gt, seat, gidx, card):
     return completion_atp(st, gt, seat, card) <= st.stock[seat, ATP]
 
 
-@kernel_jit
+@kernel_jit_inline
 def _add(st, n, code):
     st.legal[n] = code
     return n + 1
@@ -132,10 +132,11 @@ def placements(st, gt, seat, flask, n):
                 if st.spot_occ[spot] >= 0:
                     continue
                 ok = True
-                for r in range(5):
-                    if stock[seat, r] < gt.spot_cost[spot, r]:
-                        ok = False
-                        break
+                if gt.spot_costly[spot]:  # most spots cost nothing: skip the five checks
+                    for r in range(5):
+                        if stock[seat, r] < gt.spot_cost[spot, r]:
+                            ok = False
+                            break
                 if ok:
                     n = _add(st, n, code_place(flask, loc, j, 0, 0))
             continue

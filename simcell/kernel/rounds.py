@@ -74,8 +74,9 @@ def advance_turn(st, gt):
     when everyone is out, Phase 2 runs (or, after the final round, the game is scored)."""
     p = gt.players
     seat = st.g[G_TO_MOVE]
-    for step in range(1, p + 1):
-        nxt = (seat + step) % p
+    nxt = seat
+    for _ in range(p):
+        nxt = nxt + 1 if nxt + 1 < p else 0  # (seat + step) % p without a division per turn
         if st.out[nxt] == 0:
             st.g[G_TO_MOVE] = nxt
             return

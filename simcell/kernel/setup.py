@@ -4,9 +4,9 @@ returned, the starting combination) and the end of setup."""
 from __future__ import annotations
 
 import numpy as np
-from simcell.kernel.jit import kernel_jit
+from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 
-from simcell.kernel.chance import keyed_shuffle, stream_key
+from simcell.kernel.chance import keyed_shuffle, stream_key, stream_prefix
 from simcell.kernel.codes import code_combo, code_return
 from simcell.kernel.enums import (
     ADDITIONAL_RESOURCE,
@@ -17,6 +17,7 @@ from simcell.kernel.enums import (
     CHANCE_EVENT_ORDER,
     CHANCE_EVENT_REMOVAL,
     CHANCE_GOAL_ORDER,
+    CHANCE_POLICY,
     CHANCE_SETUP_SHUFFLE,
     DETOX,
 )
@@ -31,6 +32,7 @@ from simcell.kernel.state import (
     G_EVENTS_REMOVED,
     G_MARKER,
     G_PHASE,
+    G_POLICY_PREFIX,
     G_SEED,
     G_SETUP_SEAT,
     G_TO_MOVE,
@@ -43,6 +45,15 @@ from simcell.kernel.state import (
 from simcell.kernel.stock import gain, measure_peak, trace_shuffle
 
 
+@kernel_jit_inline
+def set_policy_prefix(st, gt):
+    """Hash the policy streams' first four coordinates (seed, players, deal, CHANCE_POLICY)
+    once per game, so a decision's key costs one hash step (dispatch.decision_key). Call it
+    whenever G_SEED or G_DEAL changes."""
+    st.g[G_POLICY_PREFIX] = np.int64(stream_prefix(st.g[G_SEED], gt.players, st.g[G_DEAL],
+                                                   CHANCE_POLICY))
+
+
 @kernel_jit
 def reset_state(st, gt, seed, deal, trace_on, block=0):
     """Clear every array of the State for a new game (the block aggregates accumulate; the
@@ -51,6 +62,7 @@ def reset_state(st, gt, seed, deal, trace_on, block=0):
     st.g[G_BLOCK] = block
     st.g[G_SEED] = seed
     st.g[G_DEAL] = deal
+    set_policy_prefix(st, gt)
     st.g[G_TRACE_ON] = 1 if trace_on else 0
     st.stock[:] = 0
     st.hp[:] = 0
@@ -97,7 +109,7 @@ def reset_state(st, gt, seed, deal, trace_on, block=0):
     st.decisions[:] = 0
 
 
-@kernel_jit
+@kernel_jit_inline
 def _key(st, gt, purpose, index):
     return stream_key(st.g[G_SEED], gt.players, st.g[G_DEAL], purpose, index)
 

@@ -46,7 +46,8 @@ G_VISIBLE = 20  # bit set of visible card ids: dealt, or ever in the Card Area
 G_PICKS = 21  # placements made so far this round (own and grey): the next pick order
 G_BLOCK = 22  # block (STATISTICS.md) of the game being played: row of the agg_* arrays
 G_POLICY_ERROR = 23  # seat + 1 of a user policy that returned an index outside the legal list
-G_N = 24
+G_POLICY_PREFIX = 24  # chance.stream_prefix(seed, players, deal, CHANCE_POLICY), uint64 bits
+G_N = 25
 
 # -- phases ---------------------------------------------------------------------------------
 PH_RETURN = 0  # setup step 3: each seat returns one dealt card
@@ -116,6 +117,7 @@ class GameTables(NamedTuple):
     loc_n_spots: np.ndarray  # int32[location] -> number of spots
     spot_cost: np.ndarray  # int32[spot, resource]
     spot_gain: np.ndarray  # int32[spot, resource]
+    spot_costly: np.ndarray  # int32[spot] -> 1 if the spot costs anything (spot_cost row not all 0)
     slot_prices: np.ndarray  # int32[slot] -> ATP price
     starting_atp: np.ndarray  # int32[seat]
     combos: np.ndarray  # int32[combo, 2] -> the two resources

@@ -3,7 +3,7 @@ the trace writer: the small pieces every rules function uses."""
 
 from __future__ import annotations
 
-from simcell.kernel.jit import kernel_jit
+from simcell.kernel.jit import kernel_jit_inline
 
 from simcell.kernel.enums import (
     CARB,
@@ -20,7 +20,7 @@ from simcell.kernel.state import G_TRACE_LEN, G_TRACE_ON, G_TRACE_OVERFLOW, NO_G
 
 
 # -- personal stock ---------------------------------------------------------------------------
-@kernel_jit
+@kernel_jit_inline
 def take_from_supply(st, gt, r, n):
     """n of resource r leave the supply, cut to what is left when the supply is limited (the
     missing part is a shortfall); returns the amount taken."""
@@ -36,7 +36,7 @@ def take_from_supply(st, gt, r, n):
     return a
 
 
-@kernel_jit
+@kernel_jit_inline
 def gain(st, gt, seat, r, n, row):
     """Seat gains n of resource r from the supply (cut by a limited supply); returns the
     amount gained."""
@@ -46,7 +46,7 @@ def gain(st, gt, seat, r, n, row):
     return a
 
 
-@kernel_jit
+@kernel_jit_inline
 def spend(st, seat, r, n, row):
     """Seat pays n of resource r into the supply."""
     if n <= 0:
@@ -57,7 +57,7 @@ def spend(st, seat, r, n, row):
 
 
 # -- cargo --------------------------------------------------------------------------------------
-@kernel_jit
+@kernel_jit_inline
 def load_from_supply(st, gt, seat, r, n):
     """Cargo from the supply onto a vesicle of `seat` (cut by a limited supply)."""
     a = take_from_supply(st, gt, r, n)
@@ -65,7 +65,7 @@ def load_from_supply(st, gt, seat, r, n):
     return a
 
 
-@kernel_jit
+@kernel_jit_inline
 def load_from_stock(st, gt, seat, r, n):
     """Seat puts n of its own resource r on a vesicle."""
     st.stock[seat, r] -= n
@@ -73,7 +73,7 @@ def load_from_stock(st, gt, seat, r, n):
     st.flows[seat, gt.fr_cargo_loaded, r] += n
 
 
-@kernel_jit
+@kernel_jit_inline
 def vesicle_cargo_to_supply(st, gt, org, idx, row):
     """All cargo of the vesicle at (org, idx) returns to the supply, booked on its owner's
     flow row `row` (cargo_returned or cargo_lost)."""
@@ -89,13 +89,13 @@ def vesicle_cargo_to_supply(st, gt, org, idx, row):
         st.flows[owner, row, r] += 1
 
 
-@kernel_jit
+@kernel_jit_inline
 def golgi_resource(golgi):
     """Resource index of a Golgi resource code (GOLGI_CARB -> CARB, GOLGI_LIPID -> LIPID)."""
     return CARB if golgi == GOLGI_CARB else LIPID
 
 
-@kernel_jit
+@kernel_jit_inline
 def clear_vesicle(st, org, idx):
     st.ves_owner[org, idx] = -1
     st.ves_origin[org, idx] = 0
@@ -104,7 +104,7 @@ def clear_vesicle(st, org, idx):
 
 
 # -- health points ----------------------------------------------------------------------------
-@kernel_jit
+@kernel_jit_inline
 def total_hp(st, seat):
     t = 0
     for s in range(st.hp.shape[1]):
@@ -112,7 +112,7 @@ def total_hp(st, seat):
     return t
 
 
-@kernel_jit
+@kernel_jit_inline
 def add_event_hp(st, seat, n):
     """An event's HP change; HP never goes below 0 and the source records what was applied."""
     if n < 0:
@@ -123,7 +123,7 @@ def add_event_hp(st, seat, n):
 
 
 # -- measurements -------------------------------------------------------------------------------
-@kernel_jit
+@kernel_jit_inline
 def measure_peak(st, gt):
     """Update peak use: every player's stock plus all cargo, by resource. Every token that is
     not in the supply is in a stock or on a vesicle, and the supply count is kept in both modes
@@ -135,7 +135,7 @@ def measure_peak(st, gt):
 
 
 # -- trace --------------------------------------------------------------------------------------
-@kernel_jit
+@kernel_jit_inline
 def trace_word(st, w):
     if st.g[G_TRACE_ON] == 0:
         return
@@ -147,7 +147,7 @@ def trace_word(st, w):
     st.g[G_TRACE_LEN] = n + 1
 
 
-@kernel_jit
+@kernel_jit_inline
 def trace_shuffle(st, purpose, index, ids, n):
     """A chance outcome: the ids in their new order (first = top)."""
     if st.g[G_TRACE_ON] == 0:
@@ -160,7 +160,7 @@ def trace_shuffle(st, purpose, index, ids, n):
         trace_word(st, ids[i])
 
 
-@kernel_jit
+@kernel_jit_inline
 def trace_decision(st, seat, automatic, n_legal, chosen):
     """A decision: the legal codes (st.legal[:n_legal], ascending) and the chosen one."""
     if st.g[G_TRACE_ON] == 0:

@@ -14,6 +14,7 @@ import numpy as np
 from simcell.kernel.bits import lowest_bit, popcount
 from simcell.kernel.chance import keyed_shuffle, splitmix64
 from simcell.kernel.jit import kernel_jit, kernel_jit_inline
+from simcell.kernel.setup import set_policy_prefix
 from simcell.kernel.state import (
     G_BLOCK,
     G_DECK_N,
@@ -95,6 +96,7 @@ def determinize(st, gt, seat, key, dst):
     dst.g[G_TRACE_ON] = 0
     dst.g[G_BLOCK] = 0
     dst.g[G_SEED] = np.int64(splitmix64(key ^ SEED_SALT) >> np.uint64(1))
+    set_policy_prefix(dst, gt)
     # hidden cards: the deck and rivals' kept cards, as one set
     pool = dst.scratch
     n = 0

@@ -8,11 +8,12 @@ stream (RULES.md §11: keyed by seat and that seat's decision count)."""
 
 from __future__ import annotations
 
-from simcell.kernel.chance import policy_index, stream_key
-from simcell.kernel.enums import CHANCE_POLICY
+import numpy as np
+
+from simcell.kernel.chance import policy_index, splitmix64
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.kernel.observation import observe
-from simcell.kernel.state import G_DEAL, G_SEED
+from simcell.kernel.state import G_POLICY_PREFIX
 from simcell.policies.heuristic import choose_heuristic
 from simcell.policies.random_policy import choose_random
 from simcell.policies.registry import KERNEL_PLANNER, KERNEL_RANDOM, KERNEL_USER
@@ -20,11 +21,10 @@ from simcell.policies.registry import KERNEL_PLANNER, KERNEL_RANDOM, KERNEL_USER
 
 @kernel_jit_inline
 def decision_key(st, gt, seat):
-    """Stream key of the seat's next decision."""
-    return stream_key(
-        st.g[G_SEED], gt.players, st.g[G_DEAL], CHANCE_POLICY,
-        policy_index(seat, st.decisions[seat]),
-    )
+    """Stream key of the seat's next decision: stream_key(seed, players, deal, CHANCE_POLICY,
+    policy_index(seat, decisions)), from the game's policy-stream prefix (setup.set_policy_prefix)."""
+    return splitmix64(np.uint64(st.g[G_POLICY_PREFIX]) ^ policy_index(seat, st.decisions[seat]))
+
 
 
 @kernel_jit_inline

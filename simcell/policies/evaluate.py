@@ -360,6 +360,7 @@ def action_value(v, gt, params, ws, need, delta, focus, interest, contest, code)
     for r in range(5):
         delta[r] = 0.0
     value = 0.0
+    grey = False
     kind = code_kind(code)
     p1 = code_p1(code)
     if kind == ACT_PASS:
@@ -373,8 +374,7 @@ def action_value(v, gt, params, ws, need, delta, focus, interest, contest, code)
         delta[gt.combos[p1, 0]] += 1.0
         delta[gt.combos[p1, 1]] += 1.0
     else:
-        if code_flask(code) == FLASK_GREY:
-            value += params[V_GREY]
+        grey = code_flask(code) == FLASK_GREY
         loc = code_target(code)
         action = gt.loc_action[loc]
         if v.bonus_res[loc] >= 0:
@@ -433,17 +433,23 @@ def action_value(v, gt, params, ws, need, delta, focus, interest, contest, code)
     for r in range(5):
         if delta[r] != 0.0:
             value += resource_delta(v, params, need, focus, r, delta[r])
+    if grey:  # last, so a grey placement is worth exactly its own-flask twin + grey_first
+        value += params[V_GREY]
     return value
 
 
 @kernel_jit_inline
 def prepare_cards(v, gt, params, ws):
-    """Evaluate once each visible card of interest (hand and Card Area): worth, vesicle stage,
-    placements still needed from the hand."""
+    """Evaluate once each card the policies may read this decision: the hand and the Card Area
+    cards the seat can afford (worth, vesicle stage, placements still needed from the hand).
+    A card it cannot afford is never read: buying it is not legal and the planner's targets
+    skip it (planner.choose_targets)."""
     cards = v.hand
+    atp = v.stock[v.seat, ATP]
     for slot in range(gt.n_slots):
-        if v.slot_card[slot] >= 0:
-            cards |= np.int64(1) << np.int64(v.slot_card[slot])
+        c = v.slot_card[slot]
+        if c >= 0 and max(gt.slot_prices[slot] - v.discount, 0) <= atp:
+            cards |= np.int64(1) << np.int64(c)
     while cards != 0:
         c = lowest_bit(cards)
         cards &= cards - np.int64(1)
