@@ -147,7 +147,10 @@ def placements(st, gt, seat, flask, n):
                 if card_price(st, gt, slot) <= stock[seat, ATP]:
                     n = _add(st, n, code_place(flask, loc, slot, 0, 0))
             continue
-        if free_spot(st, gt, loc) < 0:
+        # every other location's spots fill lowest first (actions.place, free_spot) and free
+        # only all together at the start of a round: a free spot exists iff the last is free
+        n_spots = gt.loc_n_spots[loc]
+        if n_spots == 0 or st.spot_occ[first + n_spots - 1] >= 0:
             continue
         if action == LA_TRANSLATE:
             kmax = min(stock[seat, MRNA], gt.max_batch)
