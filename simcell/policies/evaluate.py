@@ -465,30 +465,6 @@ def prepare_cards(v, gt, params, ws):
 
 
 # -- choosing ------------------------------------------------------------------------------
-# exp(x) for x <= 0 in plain IEEE arithmetic: the same bits on every machine (libm's exp may
-# differ in the last bit between C libraries, which would let a softmax draw differ), and
-# inlined (a libm call per legal action was a tenth of a planner game's time)
-LN2_HI = 6.93147180369123816490e-01  # ln 2 split in two so that k * LN2_HI is exact
-LN2_LO = 1.90821492927058770002e-10
-INV_LN2 = 1.44269504088896338700e00
-EXP_TAYLOR = tuple(1.0 / float(np.prod(np.arange(1, n + 1))) for n in range(13))  # 1/n!, n = 0..12
-POW2_NEG = 2.0 ** -np.arange(0, 1023, dtype=np.float64)  # POW2_NEG[j] = 2^-j
-
-
-@kernel_jit_inline
-def exp_nonpositive(x):
-    """exp(x) for x <= 0 to within a few ulps (0 below -708): x = k ln 2 + r with |r| <= ln 2 / 2,
-    exp(r) by its Taylor polynomial to degree 12 (truncation below 2e-16), times 2^k."""
-    if x < -708.0:
-        return 0.0
-    k = np.floor(x * INV_LN2 + 0.5)
-    r = (x - k * LN2_HI) - k * LN2_LO
-    p = EXP_TAYLOR[12]
-    for n in range(11, -1, -1):
-        p = p * r + EXP_TAYLOR[n]
-    return p * POW2_NEG[np.int64(-k)]
-
-
 @kernel_jit_inline
 def softmax_pick(values, n, temperature, key):
     """Index of the best value (temperature 0; ties to the lowest index) or a softmax draw."""
@@ -501,7 +477,7 @@ def softmax_pick(values, n, temperature, key):
     total = 0.0
     top = values[best]
     for i in range(n):
-        values[i] = exp_nonpositive((values[i] - top) / temperature)
+        values[i] = np.exp((values[i] - top) / temperature)
         total += values[i]
     u = np.float64(splitmix64(key) >> S11) / TWO53 * total
     acc = 0.0
