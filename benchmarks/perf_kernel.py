@@ -1,0 +1,162 @@
+"""Where the kernel spends its time: Linux `perf` samples of N games of one policy, mapped to the
+compiled kernel's functions and hottest instructions.
+
+numba's code is loaded from the on-disk cache into anonymous memory, so `perf report` shows it as
+unnamed [JIT] addresses. This script captures each cached object file as numba loads it (a hook
+on CPUCodeLibrary._unserialize), asks numba for the play_chunk entry address, and with `nm` and
+`objdump` attributes every sample to a compiled function and an instruction offset. Most rules
+functions are inlined into `play_on` (the turn loop), so the per-instruction view is where
+hot spots show: look for long `push` runs before a `call` (a real call passing the State) and for
+branches that collect samples (mispredictions). It needs perf, nm and objdump on PATH and a
+warm cache (run any game first).
+
+    python benchmarks/perf_kernel.py [--policy planner] [--games 30000] [--players 5] [--top 25]
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import collections
+import os
+import pickle
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def _child(policy: str, games: int, players: int, out: Path) -> None:
+    """Play the games in this process and write the loaded objects and entry address to `out`."""
+    import numba.core.codegen as codegen
+
+    objects: dict[str, bytes] = {}
+    unserialize = codegen.CPUCodeLibrary._unserialize.__func__
+
+    def capture(cls, cg, state):
+        library = unserialize(cls, cg, state)
+        name, kind, data = state
+        if kind == "object":
+            objects[name] = bytes(data[0])
+        return library
+
+    codegen.CPUCodeLibrary._unserialize = classmethod(capture)
+
+    from simcell.config.load import load_default_game
+    from simcell.kernel.game import play_chunk as kernel_play_chunk
+    from simcell.runner.fields import homogeneous
+    from simcell.runner.games import play_chunk
+
+    game = load_default_game()
+    seating = homogeneous(policy, players)
+    play_chunk(game, players, 1, 0, 2, seating)
+    play_chunk(game, players, 1, 0, games, seating, total_games=games, blocks=64)
+    entries = {}
+    for cres in kernel_play_chunk.overloads.values():
+        entries[cres.library.name] = (cres.fndesc.llvm_func_name,
+                                      cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name))
+    paths = []
+    for i, (name, blob) in enumerate(objects.items()):
+        path = out / f"object{i}.o"
+        path.write_bytes(blob)
+        paths.append((name, str(path)))
+    (out / "objects.pkl").write_bytes(pickle.dumps((paths, entries)))
+
+
+def _symbols(path: str) -> dict[str, tuple[int, int]]:
+    syms = {}
+    for line in subprocess.run(["nm", "-S", path], capture_output=True, text=True).stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "tTwW":
+            syms[parts[3]] = (int(parts[0], 16), int(parts[1], 16))
+    return syms
+
+
+def _short(symbol: str) -> str:
+    """simcell.kernel.turns.play_on from its mangled name."""
+    parts, i = [], 3 if symbol.startswith("_ZN") else 0
+    while i < len(symbol) and symbol[i].isdigit():
+        j = i
+        while symbol[j].isdigit():
+            j += 1
+        n = int(symbol[i:j])
+        parts.append(symbol[j:j + n])
+        i = j + n
+    return ".".join(parts) or symbol[:60]
+
+
+def _analyse(out: Path, data: Path, top: int) -> None:
+    paths, entries = pickle.loads((out / "objects.pkl").read_bytes())
+    ips = [int(x, 16) for x in subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"],
+                                              capture_output=True, text=True).stdout.split()]
+    ranges = []  # (start, end, symbol, object path, symbol offset in the object)
+    for name, path in paths:
+        if name not in entries:
+            continue
+        syms = _symbols(path)
+        entry_name, entry_addr = entries[name]
+        base = entry_addr - syms[entry_name][0]
+        ranges += [(base + off, base + off + size, s, path, off) for s, (off, size) in syms.items()]
+    ranges.sort()
+    starts = [r[0] for r in ranges]
+    by_function = collections.Counter()
+    offsets = collections.defaultdict(collections.Counter)
+    for ip in ips:
+        k = bisect.bisect_right(starts, ip) - 1
+        if k >= 0 and ip < ranges[k][1]:
+            by_function[k] += 1
+            offsets[k][ip - ranges[k][0]] += 1
+    jit = sum(by_function.values())
+    print(f"{len(ips):,} samples, {jit:,} in the compiled kernel "
+          f"(the rest: Python start-up, imports, libm, the OS)")
+    print("\nby compiled function (share of kernel samples):")
+    for k, n in by_function.most_common(12):
+        print(f"  {100 * n / jit:5.1f}%  {_short(ranges[k][2])}")
+    k = by_function.most_common(1)[0][0]
+    _, _, symbol, path, off = ranges[k]
+    size = ranges[k][1] - ranges[k][0]
+    listing = subprocess.run(["objdump", "-d", "--no-show-raw-insn", f"--start-address={off}",
+                              f"--stop-address={off + size}", path], capture_output=True, text=True).stdout
+    text = {}
+    for line in listing.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s*(.*)", line)
+        if m:
+            text[int(m.group(1), 16) - off] = re.sub(r"<_ZN[^>]*?(\+0x[0-9a-f]+)?>", r"<\1>", m.group(2))
+    hits = offsets[k]
+    total = sum(hits.values())
+    windows = collections.Counter()
+    for o, n in hits.items():
+        windows[o // 512] += n
+    print(f"\n{_short(symbol)}: hottest 512-byte windows (share of its samples)")
+    for w, n in windows.most_common(8):
+        print(f"  {100 * n / total:5.1f}%  +{w * 512:#x}")
+    print(f"\nhottest instructions of {_short(symbol)} (samples, offset, instruction)")
+    for o, n in hits.most_common(top):
+        print(f"  {n:6d}  +{o:#7x}  {text.get(o, '?')[:90]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--policy", default="planner")
+    parser.add_argument("--games", type=int, default=30_000)
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        _child(args.policy, args.games, args.players, Path(args.child))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        data = out / "perf.data"
+        cmd = ["perf", "record", "-q", "-F", "4999", "-o", str(data), sys.executable, os.path.abspath(__file__),
+               "--policy", args.policy, "--games", str(args.games), "--players", str(args.players),
+               "--child", tmp]
+        subprocess.run(cmd, check=True)
+        print(f"perf profile: {args.policy} in every seat, {args.players} players, {args.games:,} games, one process")
+        _analyse(out, data, args.top)
+
+
+if __name__ == "__main__":
+    main()
