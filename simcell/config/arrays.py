@@ -119,6 +119,8 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         n_collect + r.max_batch + n_slots + n_ids + r.max_batch * rb + r.max_batch * sb
         + (rb + sb) * 2 * gb + gb * n_ids + n_ids + 1 + b.goals_revealed[pi]
     )
+    # + 8: slack past the bound, which legal._add_if relies on (it writes one code past the
+    # legal ones before knowing whether to keep it)
     max_legal = max(2 * per_flask + 4, b.cards_dealt, len(b.combos)) + 8
 
     return GameTables(

@@ -103,6 +103,15 @@ def _add(st, n, code):
 
 
 @kernel_jit_inline
+def _add_if(st, n, code, ok):
+    """Append `code` if ok, without a branch: the code is written at n either way and n moves
+    on only if ok (State.legal has slack past GameTables.max_legal's bound, config/arrays.py).
+    Which spots are free changes every turn, so a branch here was mispredicted often."""
+    st.legal[n] = code
+    return n + np.int64(ok)
+
+
+@kernel_jit_inline
 def _er_options(st, gt, seat, flask, loc, org, kmax, n):
     """Rough ER / Steroid Synthesis: k = 1..kmax, with a victim only when the ER is full."""
     if kmax < 1 or st.disks_free[seat] < 1:
@@ -129,23 +138,17 @@ def placements(st, gt, seat, flask, n):
         if action == LA_COLLECT:
             for j in range(gt.loc_n_spots[loc]):
                 spot = first + j
-                if st.spot_occ[spot] >= 0:
-                    continue
-                ok = True
+                ok = st.spot_occ[spot] < 0
                 if gt.spot_costly[spot]:  # most spots cost nothing: skip the five checks
                     for r in range(5):
-                        if stock[seat, r] < gt.spot_cost[spot, r]:
-                            ok = False
-                            break
-                if ok:
-                    n = _add(st, n, code_place(flask, loc, j, 0, 0))
+                        ok &= stock[seat, r] >= gt.spot_cost[spot, r]
+                n = _add_if(st, n, code_place(flask, loc, j, 0, 0), ok)
             continue
         if action == LA_CARD_AREA:
             for slot in range(gt.loc_n_spots[loc]):
-                if st.spot_occ[first + slot] >= 0 or st.slot_card[slot] < 0:
-                    continue
-                if card_price(st, gt, slot) <= stock[seat, ATP]:
-                    n = _add(st, n, code_place(flask, loc, slot, 0, 0))
+                ok = (st.spot_occ[first + slot] < 0) & (st.slot_card[slot] >= 0)
+                ok &= card_price(st, gt, slot) <= stock[seat, ATP]
+                n = _add_if(st, n, code_place(flask, loc, slot, 0, 0), ok)
             continue
         # every other location's spots fill lowest first (actions.place, free_spot) and free
         # only all together at the start of a round: a free spot exists iff the last is free
