@@ -209,3 +209,36 @@ def test_statistics_by_hand():
     assert den[:, :2].tolist() == [[1.0, 0.0], [0.0, 1.0]] and den[:, 2:].sum() == 0
     e = cs.card_effects(num, den, np.array([0, 1]), np.array(["enzyme", "enzyme"]))
     assert e.effect.tolist() == [1.0, -1.0] and e.contrast.tolist() == [2.0, -2.0]
+
+
+def test_card_sums_part_by_part_equal_the_whole_run(tmp_path):
+    """The card section sums the records one part file at a time (memory bounded by a part);
+    over a run of several parts with blocks split across them, the sums equal those computed
+    from all records at once, and the association's rows are the run's first games."""
+    from simcell.reports.sections.cards import _card_sums
+
+    deck = uniform_deck(tmp_path, planted=False)
+    run, _ = replicate(tmp_path, deck, seed=5, games=2990)  # 4 parts of 748 games; blocks of 29.9
+    seg = run.segments[0]
+    parts = list(run.record_parts("players", seg, ["win_share"]))
+    assert len(parts) > 2
+    edges = [(run.block_of_games(seg, a["game"].to_numpy()[-1:])[0],
+              run.block_of_games(seg, b["game"].to_numpy()[:1])[0]) for a, b in zip(parts, parts[1:])]
+    assert any(x == y for x, y in edges)  # a block split between two parts
+    df = run.records("players", seg, ["win_share", "final_hp", "dealt_mask", "kept_mask",
+                                      "bought_mask", "completed_mask"])
+    starts = cs.block_starts(np.repeat(run.block_of_games(seg, np.arange(seg.games)), PLAYERS),
+                             seg.blocks)
+    dealt = df["dealt_mask"].to_numpy()
+    values = np.stack([df["win_share"].to_numpy(), df["final_hp"].to_numpy(np.float64)], axis=1)
+    opening, games = cs.opening_hand_sums(dealt, values, PLAYERS, starts)
+    acquired = df["kept_mask"].to_numpy() | df["bought_mask"].to_numpy()
+    sums = _card_sums(run, seg)
+    assert np.allclose(sums.opening, opening, rtol=0, atol=1e-9)
+    assert np.array_equal(sums.dealt, games)
+    assert np.array_equal(sums.kept, cs.bits_by_block(df["kept_mask"].to_numpy() & dealt, starts)[0])
+    assert np.array_equal(sums.acquired, cs.bits_by_block(acquired, starts)[0])
+    assert np.array_equal(sums.completed,
+                          cs.bits_by_block(df["completed_mask"].to_numpy() & acquired, starts)[0])
+    assert sums.dealt.sum() > 0 and sums.completed.sum() > 0
+    assert sums.head["game"].tolist() == df["game"].tolist()  # all 2990 games: < ASSOCIATION_GAMES

@@ -230,7 +230,11 @@ def market(offered: pd.DataFrame, bought: pd.DataFrame, discarded: pd.DataFrame)
     return t.merge(d.reset_index(), on="card", how="left").fillna({"discarded_unbought": 0})
 
 
-def association(df: pd.DataFrame, players: int, card_ids: np.ndarray, max_games: int = 50_000):
+ASSOCIATION_GAMES = 50_000  # the association's regression uses the run's first games
+
+
+def association(df: pd.DataFrame, players: int, card_ids: np.ndarray,
+                max_games: int = ASSOCIATION_GAMES):
     """Association, not an effect: the within-game difference in win share between completers
     of a card and the others, adjusted for cards completed, seat and policy (OLS with game fixed
     effects, cluster-robust by game; the first max_games games). Returns (beta, se) per card."""

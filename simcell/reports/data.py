@@ -4,6 +4,7 @@ record columns loaded on demand (only the columns a section needs, one segment a
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 
 from simcell.kernel.enums import COMPLETED_TYPES, HP_SOURCES
 
@@ -93,12 +95,30 @@ class RunData:
         df = self.blocks(name) if name != "seat" else self.seat_blocks
         return df[(df["players"] == seg.players) & (df["field"] == seg.field)]
 
-    def records(self, table: str, seg: SegmentInfo, columns: list[str]) -> pd.DataFrame:
-        """Columns of a segment's records, in game (and seat) order."""
+    def _parts(self, table: str, seg: SegmentInfo) -> list[Path]:
         folder = self.root / table / f"players={seg.players}" / f"field={seg.field}"
         if not folder.is_dir():
             raise ReportError(f"{folder} is missing: the run directory is incomplete")
-        files = sorted(folder.glob("part-*.parquet"))
+        return sorted(folder.glob("part-*.parquet"))
+
+    def record_parts(self, table: str, seg: SegmentInfo, columns: list[str]) -> Iterator[pd.DataFrame]:
+        """As `records`, one part file at a time (each holds consecutive games, game-major and
+        seat-minor), for figures that are sums over games: memory stays that of one part however
+        many games the run has."""
+        keys = ["game", "seat"] if table == "players" else ["game"]
+        cols = list(dict.fromkeys(keys + columns))
+        last = -1
+        for path in self._parts(table, seg):
+            df = pq.read_table(path, columns=cols).to_pandas()
+            games = df["game"].to_numpy()
+            if len(games) and (games[0] <= last or np.any(games[1:] < games[:-1])):
+                raise ReportError(f"{path}: records out of game order")
+            last = games[-1] if len(games) else last
+            yield df
+
+    def records(self, table: str, seg: SegmentInfo, columns: list[str]) -> pd.DataFrame:
+        """Columns of a segment's records, in game (and seat) order."""
+        files = self._parts(table, seg)
         keys = ["game", "seat"] if table == "players" else ["game"]
         cols = list(dict.fromkeys(keys + columns))
         df = ds.dataset(files, format="parquet").to_table(columns=cols).to_pandas()

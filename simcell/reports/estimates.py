@@ -43,6 +43,23 @@ def est_columns(prefix: str, est: Estimate, scale: float = 1.0, shift: float = 0
     return {prefix: e.value, f"{prefix}_low": e.low, f"{prefix}_high": e.high, f"{prefix}_se": e.se}
 
 
+def block_totals(blocks: np.ndarray, k: int, values: np.ndarray | None = None) -> np.ndarray:
+    """Per-block sums of `values` (None counts rows) over blocks 0..k-1 given each row's
+    block. Records come in game order, so their blocks are sorted and each block's rows are one
+    run: summed with np.add.reduceat in one pass, several times faster than np.bincount with
+    weights; unsorted blocks fall back to bincount."""
+    blocks = np.asarray(blocks)
+    v = np.ones(len(blocks)) if values is None else np.asarray(values, np.float64)
+    if len(blocks) > 1 and not np.all(blocks[1:] >= blocks[:-1]):
+        return np.bincount(blocks, weights=v, minlength=k)
+    bounds = np.searchsorted(blocks, np.arange(k + 1))
+    out = np.zeros(k)
+    filled = bounds[:-1] < bounds[1:]
+    if filled.any():
+        out[filled] = np.add.reduceat(v[: bounds[-1]], bounds[:-1][filled])
+    return out
+
+
 def block_sums(run: RunData, seg: SegmentInfo, df: pd.DataFrame, columns: list[str],
                by: list[str] | None = None) -> pd.DataFrame:
     """Per-block sums of record columns (and a `rows` count), optionally by one other key;
@@ -59,9 +76,13 @@ def block_sums(run: RunData, seg: SegmentInfo, df: pd.DataFrame, columns: list[s
         n = 1
         combined = blocks
         index = pd.Index(range(k), name="block")
-    out = {c: np.bincount(combined, weights=df[c].to_numpy(np.float64), minlength=k * n)
-           for c in columns}
-    out["rows"] = np.bincount(combined, minlength=k * n).astype(np.float64)
+    if by:
+        out = {c: np.bincount(combined, weights=df[c].to_numpy(np.float64), minlength=k * n)
+               for c in columns}
+        out["rows"] = np.bincount(combined, minlength=k * n).astype(np.float64)
+        return pd.DataFrame(out, index=index)
+    out = {c: block_totals(blocks, k, df[c].to_numpy(np.float64)) for c in columns}
+    out["rows"] = block_totals(blocks, k)
     return pd.DataFrame(out, index=index)
 
 

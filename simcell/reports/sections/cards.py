@@ -4,6 +4,8 @@ the association of completing it with winning (labelled as association)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -26,11 +28,47 @@ def card_table(run: RunData) -> pd.DataFrame:
     return pd.read_csv(path, keep_default_na=False, na_values=[""])
 
 
-def _ratio_by_card(num_masks, den, starts, card_ids):
-    """Per card: jackknife ratio of rows holding it in num_masks to `den` (blocks x 64 counts)."""
-    num = cs.bits_by_block(num_masks, starts)[0][:, card_ids]
-    den = den[:, card_ids]
-    return [jackknife_ratio(num[:, j], den[:, j]) for j in range(len(card_ids))]
+def _ratios(num: np.ndarray, den: np.ndarray, card_ids) -> list:
+    """Per card: jackknife ratio of two blocks x 64 count arrays."""
+    return [jackknife_ratio(num[:, j], den[:, j]) for j in card_ids]
+
+
+@dataclass
+class _CardSums:
+    """What the card figures need from the records, summed per block (blocks x 64 card ids),
+    plus the first games' rows for the association."""
+
+    opening: np.ndarray  # blocks x 64 x (win share, final HP): dealt player minus the others
+    dealt: np.ndarray  # games that dealt the card
+    kept: np.ndarray  # ... in which its player kept it
+    acquired: np.ndarray  # players who kept or bought it
+    completed: np.ndarray  # ... and completed it
+    head: pd.DataFrame  # the first cs.ASSOCIATION_GAMES games' rows
+
+
+def _card_sums(run: RunData, seg: SegmentInfo) -> _CardSums:
+    """One pass over the segment's records, part by part (memory does not grow with the run)."""
+    p, k = seg.players, seg.blocks
+    opening, dealt_n = np.zeros((k, 64, 2)), np.zeros((k, 64))
+    kept_n, acquired_n, completed_n = np.zeros((k, 64)), np.zeros((k, 64)), np.zeros((k, 64))
+    head, head_rows = [], 0
+    for df in run.record_parts("players", seg, COLUMNS):
+        starts = cs.block_starts(np.repeat(run.block_of_games(seg, df["game"].to_numpy()[::p]), p), k)
+        dealt = df["dealt_mask"].to_numpy()
+        values = np.stack([df["win_share"].to_numpy(np.float64), df["final_hp"].to_numpy(np.float64)], axis=1)
+        sums, games = cs.opening_hand_sums(dealt, values, p, starts)
+        opening += sums
+        dealt_n += games
+        acquired = df["kept_mask"].to_numpy() | df["bought_mask"].to_numpy()
+        kept_n += cs.bits_by_block(df["kept_mask"].to_numpy() & dealt, starts)[0]
+        acquired_n += cs.bits_by_block(acquired, starts)[0]
+        completed_n += cs.bits_by_block(df["completed_mask"].to_numpy() & acquired, starts)[0]
+        if head_rows < cs.ASSOCIATION_GAMES * p:
+            head.append(df)
+            head_rows += len(df)
+    head_df = pd.concat(head, ignore_index=True) if head else pd.DataFrame(columns=["game", "seat"] + COLUMNS)
+    return _CardSums(opening, dealt_n, kept_n, acquired_n, completed_n,
+                     head_df.iloc[: cs.ASSOCIATION_GAMES * p])
 
 
 def _pick_rate_intervals(run: RunData, seg: SegmentInfo, card_ids) -> list:
@@ -60,25 +98,20 @@ def segment_cards(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFram
     cards = card_table(run)
     ids = cards["id"].to_numpy()
     types = cards["type"].to_numpy()
-    df = run.records("players", seg, COLUMNS)
-    p, k = seg.players, seg.blocks
-    starts = cs.block_starts(np.repeat(run.block_of_games(seg, np.arange(seg.games)), p), k)
-    dealt = df["dealt_mask"].to_numpy()
-    values = np.stack([df["win_share"].to_numpy(np.float64), df["final_hp"].to_numpy(np.float64)], axis=1)
-    sums, dealt_games = cs.opening_hand_sums(dealt, values, p, starts)
-    win = cs.card_effects(sums[..., 0], dealt_games, ids, types)
-    hp = cs.card_effects(sums[..., 1], dealt_games, ids, types)
+    p = seg.players
+    sums = _card_sums(run, seg)
+    win = cs.card_effects(sums.opening[..., 0], sums.dealt, ids, types)
+    hp = cs.card_effects(sums.opening[..., 1], sums.dealt, ids, types)
     pp = 100.0
     sc = cs.screen(win.contrast * pp, win.contrast_se * pp, win.df, band_pp)
     shrunk = cs.shrink(win.effect * pp, win.effect_se * pp, types)
     rlo, rhi = cs.rank_intervals(win.contrast, win.contrast_se, run.seed + seg.players)
     tq = _t(win.df)
-    acquired = df["kept_mask"].to_numpy() | df["bought_mask"].to_numpy()
-    keep = _ratio_by_card(df["kept_mask"].to_numpy() & dealt, dealt_games, starts, ids)
-    done = _ratio_by_card(df["completed_mask"].to_numpy() & acquired,
-                          cs.bits_by_block(acquired, starts)[0], starts, ids)
-    cards_done = df[[f"completed_{t}" for t in COMPLETED_TYPES]].sum(axis=1)
-    beta, bse = cs.association(df.assign(cards_completed=cards_done), p, ids)
+    keep = _ratios(sums.kept, sums.dealt, ids)
+    done = _ratios(sums.completed, sums.acquired, ids)
+    head = sums.head
+    cards_done = head[[f"completed_{t}" for t in COMPLETED_TYPES]].sum(axis=1)
+    beta, bse = cs.association(head.assign(cards_completed=cards_done), p, ids)
     out = pd.DataFrame({
         "players": p, "field": seg.field_name, "card": ids, "name": cards["name"], "type": types,
         "games_dealt": win.games,

@@ -9,16 +9,12 @@ import pandas as pd
 
 from simcell.kernel.enums import RESOURCES
 from simcell.reports.data import RunData, SegmentInfo
-from simcell.reports.estimates import ci_of, est_columns, fmt
+from simcell.reports.estimates import block_totals, ci_of, est_columns, fmt
 from simcell.reports.intervals import bootstrap_quantile, jackknife, jackknife_ratio, wilson
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import figure
 
 PHYSICAL = {"mrna": 18, "protein": 18, "carb": 15, "lipid": 15, "atp": 30}  # RULES.md §1 components
-
-
-def _per_block(blocks: np.ndarray, k: int, values: np.ndarray | None = None) -> np.ndarray:
-    return np.bincount(blocks, weights=values, minlength=k)
 
 
 def _hp_matrix(run: RunData, seg: SegmentInfo, rounds: int):
@@ -47,11 +43,11 @@ def build(run: RunData) -> Section:
         hp = df["final_hp"].to_numpy().reshape(-1, p)
         top2 = np.sort(hp, axis=1)[:, -2:]
         win_hp, margin = top2[:, 1], top2[:, 1] - top2[:, 0]
-        n_block = _per_block(blocks, k)
+        n_block = block_totals(blocks, k)
         row = {"players": p, "field": seg.field_name, "games": len(games)}
         shown = dict(row)
         for name, v in (("winning_hp", win_hp), ("margin", margin)):
-            mean = jackknife_ratio(_per_block(blocks, k, v.astype(float)), n_block)
+            mean = jackknife_ratio(block_totals(blocks, k, v.astype(float)), n_block)
             values = np.arange(v.min(), v.max() + 1)
             h = np.zeros((k, len(values)))
             np.add.at(h, (blocks, v - v.min()), 1)
@@ -68,7 +64,7 @@ def build(run: RunData) -> Section:
         for name, col in (("vesicles lost", "vesicles_lost"), ("flasks exhausted", "flasks_exhausted"),
                           ("grey flasks", "grey_used")):
             per_game = df[col].to_numpy().reshape(-1, p).sum(axis=1).astype(float)
-            e = jackknife_ratio(_per_block(blocks, k, per_game), n_block * p)
+            e = jackknife_ratio(block_totals(blocks, k, per_game), n_block * p)
             row.update(est_columns(col + "_per_player", e))
             shown[f"{name} per player"] = fmt(e, 1, 3)
         summary.append(row)
@@ -81,7 +77,7 @@ def build(run: RunData) -> Section:
             unique = (h_r == top).sum(axis=1) == 1
             leader = h_r.argmax(axis=1)
             won = share[np.arange(len(share)), leader] * unique
-            e = jackknife_ratio(_per_block(blocks, k, won), _per_block(blocks, k, unique.astype(float)))
+            e = jackknife_ratio(block_totals(blocks, k, won), block_totals(blocks, k, unique.astype(float)))
             lead_rows.append({"players": p, "field": seg.field_name, "after_round": r,
                               "unique_leader_share": unique.mean(), **est_columns("leader_win_share", e)})
         event_rows += _events(run, seg, hp, blocks)
@@ -89,7 +85,7 @@ def build(run: RunData) -> Section:
         for res in RESOURCES:
             peak = g[f"peak_{res}"].to_numpy()
             over = wilson(int((peak > PHYSICAL[res]).sum()), len(peak))
-            pm = jackknife_ratio(_per_block(blocks, k, peak.astype(float)), n_block)
+            pm = jackknife_ratio(block_totals(blocks, k, peak.astype(float)), n_block)
             comp_rows.append({"players": p, "field": seg.field_name, "resource": res,
                               "components": PHYSICAL[res], **est_columns("peak_mean", pm),
                               "peak_p99": float(np.quantile(peak, 0.99)), "peak_max": int(peak.max()),
@@ -149,13 +145,13 @@ def _events(run: RunData, seg: SegmentInfo, hp: np.ndarray, blocks: np.ndarray) 
         present = (order == ev["id"]).any(axis=1)
         early = present & (pos < in_deck / 2)
         late = present & (pos >= in_deck / 2)
-        e_early = jackknife_ratio(_per_block(blocks, k, table * early), _per_block(blocks, k, early * 1.0))
-        e_late = jackknife_ratio(_per_block(blocks, k, table * late), _per_block(blocks, k, late * 1.0))
+        e_early = jackknife_ratio(block_totals(blocks, k, table * early), block_totals(blocks, k, early * 1.0))
+        e_late = jackknife_ratio(block_totals(blocks, k, table * late), block_totals(blocks, k, late * 1.0))
         def diff(a, b, c, d):
             return a / b - c / d
 
-        e = jackknife(diff, _per_block(blocks, k, table * early), _per_block(blocks, k, early * 1.0),
-                      _per_block(blocks, k, table * late), _per_block(blocks, k, late * 1.0))
+        e = jackknife(diff, block_totals(blocks, k, table * early), block_totals(blocks, k, early * 1.0),
+                      block_totals(blocks, k, table * late), block_totals(blocks, k, late * 1.0))
         rows.append({"players": seg.players, "field": seg.field_name, "event": ev["name"],
                      "games_with_event": int(present.sum()), "table_hp_early": e_early.value,
                      "table_hp_late": e_late.value, **est_columns("early_minus_late", e)})

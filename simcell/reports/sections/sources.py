@@ -10,7 +10,7 @@ import pandas as pd
 
 from simcell.kernel.enums import HP_SOURCES
 from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
-from simcell.reports.estimates import block_sums, ci_of, est_columns, fmt
+from simcell.reports.estimates import block_sums, block_totals, ci_of, est_columns, fmt
 from simcell.reports.intervals import jackknife, jackknife_ratio
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import SOURCE_COLOURS, figure, pretty
@@ -22,7 +22,7 @@ def variance_shares(run: RunData, seg: SegmentInfo, df: pd.DataFrame) -> dict[st
     y = df["final_hp"].to_numpy(np.float64)
 
     def per_block(w):
-        return np.bincount(blocks, weights=w, minlength=seg.blocks)
+        return block_totals(blocks, seg.blocks, w)
 
     n, sy, syy = per_block(np.ones_like(y)), per_block(y), per_block(y * y)
     out = {}
