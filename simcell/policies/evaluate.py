@@ -430,8 +430,9 @@ def action_value(v, gt, params, ws, need, delta, focus, interest, contest, code)
                 delta[ATP] += 1.0
             else:
                 value += marker_value(v, gt, params, p1 - 1)
-    # every resource, changed or not: an unchanged one adds exactly 0.0, and testing delta[r]
-    # first was a mispredicted branch per resource (a tenth of a planner game, measured with perf)
+    # every resource, changed or not: an unchanged one adds exactly 0.0 (a test of delta[r]
+    # first was a branch per resource; perf put a tenth of a planner game's samples in this
+    # block, but dropping the branch changed planner speed by less than this machine's noise)
     for r in range(5):
         value += resource_delta(v, params, need, focus, r, delta[r])
     if grey:  # last, so a grey placement is worth exactly its own-flask twin + grey_first
