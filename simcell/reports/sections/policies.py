@@ -68,7 +68,7 @@ def build(run: RunData) -> Section:
         for i, name in enumerate(seg.policies):
             balance_rows.append({"players": seg.players, "field": seg.field_name, "policy": name,
                                  **{f"seat {s}": int(counts[i, s]) for s in range(p)}})
-        dists.append((seg, df))
+        dists.append((seg, _hp_counts(df, seg)))
         if not seg.homogeneous:
             r = ratings(df, seg)
             if r is not None:
@@ -94,17 +94,27 @@ def build(run: RunData) -> Section:
     return sec
 
 
+def _hp_counts(df: pd.DataFrame, seg: SegmentInfo) -> tuple[int, list[np.ndarray]]:
+    """(lowest final HP, per policy label the players at each final HP from it): what the
+    figure draws, kept instead of the segment's records."""
+    hp = df["final_hp"].to_numpy(np.int64)
+    policy = df["policy"].to_numpy()
+    lo = int(hp.min())
+    width = int(hp.max()) - lo + 1
+    return lo, [np.bincount(hp[policy == code] - lo, minlength=width) for code in range(len(seg.policies))]
+
+
 def _hp_figure(dists, colours):
     fig, ax = figure(figsize=(7.5, 4.2))
-    lo = min(int(d["final_hp"].min()) for _, d in dists)
-    hi = max(int(d["final_hp"].max()) for _, d in dists)
-    bins = np.arange(lo, hi + 2) - 0.5
+    lo = min(low for _, (low, _) in dists)
+    hi = max(low + len(c[0]) - 1 for _, (low, c) in dists)
+    values = np.arange(lo, hi + 1)
     styles = ["-", "--", ":", "-."]
-    for i, (seg, d) in enumerate(dists):
+    for i, (seg, (low, counts)) in enumerate(dists):
         for code, name in enumerate(seg.policies):
-            v = d["final_hp"].to_numpy()[d["policy"].to_numpy() == code]
-            h, _ = np.histogram(v, bins=bins)
-            ax.step(bins[:-1] + 0.5, 100 * h / max(1, len(v)), where="mid", color=colours[name],
+            h = np.zeros(len(values), np.int64)
+            h[low - lo: low - lo + len(counts[code])] = counts[code]
+            ax.step(values, 100 * h / max(1, int(counts[code].sum())), where="mid", color=colours[name],
                     ls=styles[i % len(styles)], label=f"{name} ({seg.players}p {seg.field_name})")
     ax.set_xlabel("final HP")
     ax.set_ylabel("players (%)")
