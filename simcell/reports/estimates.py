@@ -60,30 +60,33 @@ def block_totals(blocks: np.ndarray, k: int, values: np.ndarray | None = None) -
     return out
 
 
-def block_sums(run: RunData, seg: SegmentInfo, df: pd.DataFrame, columns: list[str],
-               by: list[str] | None = None) -> pd.DataFrame:
-    """Per-block sums of record columns (and a `rows` count), optionally by one other key;
-    every (block, key) of the segment is present (zeros where a group has no rows)."""
-    blocks = run.block_of_games(seg, df["game"].to_numpy())
-    k = seg.blocks
-    if by:
-        (key,) = by
-        codes, uniques = pd.factorize(df[key], sort=True)
-        n = len(uniques)
-        combined = blocks * n + codes
-        index = pd.MultiIndex.from_product([range(k), list(uniques)], names=["block", key])
-    else:
-        n = 1
-        combined = blocks
-        index = pd.Index(range(k), name="block")
-    if by:
-        out = {c: np.bincount(combined, weights=df[c].to_numpy(np.float64), minlength=k * n)
-               for c in columns}
-        out["rows"] = np.bincount(combined, minlength=k * n).astype(np.float64)
-        return pd.DataFrame(out, index=index)
-    out = {c: block_totals(blocks, k, df[c].to_numpy(np.float64)) for c in columns}
-    out["rows"] = block_totals(blocks, k)
-    return pd.DataFrame(out, index=index)
+class BlockSums:
+    """Per-block sums of record columns and a `rows` count, optionally by one integer key with
+    values 0 .. n_keys - 1 (seat, policy label, winner), added part by part
+    (RunData.record_parts) so that memory does not grow with the run."""
+
+    def __init__(self, k: int, columns: list[str], key: str | None = None, n_keys: int = 1):
+        self.k, self.columns, self.key = k, columns, key
+        self.n = n_keys if key else 1
+        self.sums = np.zeros((len(columns) + 1, k * self.n))
+
+    def add(self, blocks: np.ndarray, df: pd.DataFrame) -> None:
+        """Add a part's rows, `blocks` being each row's block."""
+        combined = blocks * self.n + df[self.key].to_numpy(np.int64) if self.key else blocks
+        m = self.k * self.n
+        for j, c in enumerate(self.columns):
+            self.sums[j] += np.bincount(combined, weights=df[c].to_numpy(np.float64), minlength=m)
+        self.sums[-1] += np.bincount(combined, minlength=m)
+
+    def frame(self) -> pd.DataFrame:
+        """The sums by block (and key value, only the values that occur), columns + `rows`."""
+        out = pd.DataFrame(dict(zip(self.columns + ["rows"], self.sums)))
+        if not self.key:
+            out.index = pd.Index(range(self.k), name="block")
+            return out
+        out.index = pd.MultiIndex.from_product([range(self.k), range(self.n)], names=["block", self.key])
+        seen = out["rows"].groupby(level=self.key).sum() > 0
+        return out[out.index.get_level_values(self.key).isin(seen.index[seen])]
 
 
 def ratio_by(sums: pd.DataFrame, num: str, den: str, key: str) -> dict:

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from simcell.reports.data import RunData, SegmentInfo
-from simcell.reports.estimates import block_sums, est_columns, fmt, ratio_by
+from simcell.reports.estimates import BlockSums, est_columns, fmt, ratio_by
 from simcell.reports.intervals import (
     Estimate,
     TestResult,
@@ -45,17 +45,22 @@ def seat_figures(run: RunData, seg: SegmentInfo, band_pp: float) -> SeatFigures:
     cache_ = run.cache.setdefault("seat_figures", {})
     if key in cache_:
         return cache_[key]
-    df = run.records("players", seg, COLUMNS)
     p = seg.players
-    shares = df["win_share"].to_numpy().reshape(-1, p)
+    # part file by part file: only the games x seats win shares are kept whole
+    share_parts = []
+    totals = BlockSums(seg.blocks, ["above", "laureates_taken", "laureates_as_holder", "goal_hp",
+                                    "grey_used"], "seat", p)
+    for df in run.record_parts("players", seg, COLUMNS):
+        share_parts.append(df["win_share"].to_numpy(np.float64).reshape(-1, p))
+        hp = df["final_hp"].to_numpy().reshape(-1, p)
+        df = df.assign(above=(hp - hp.mean(axis=1, keepdims=True)).reshape(-1),
+                       goal_hp=df["hp_goal_marker"] + df["hp_goal_bonus"])
+        totals.add(run.block_of_games(seg, df["game"].to_numpy()), df)
+    sums = totals.frame()
+    shares = np.concatenate(share_parts)
     level = sidak(0.95, p)
     win = [t_mean(shares[:, s]).at_level(level) for s in range(p)]
     win_single = [t_mean(shares[:, s]) for s in range(p)]
-    hp = df["final_hp"].to_numpy().reshape(-1, p)
-    df = df.assign(above=(hp - hp.mean(axis=1, keepdims=True)).reshape(-1),
-                   goal_hp=df["hp_goal_marker"] + df["hp_goal_bonus"])
-    sums = block_sums(run, seg, df, ["above", "laureates_taken", "laureates_as_holder", "goal_hp",
-                                     "grey_used"], by=["seat"])
     out = SeatFigures(
         seg=seg, win=win, win_single=win_single,
         above=ratio_by(sums, "above", "rows", "seat"),

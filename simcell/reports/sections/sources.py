@@ -10,33 +10,38 @@ import pandas as pd
 
 from simcell.kernel.enums import HP_SOURCES
 from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
-from simcell.reports.estimates import block_sums, block_totals, ci_of, est_columns, fmt
+from simcell.reports.estimates import BlockSums, block_totals, ci_of, est_columns, fmt
 from simcell.reports.intervals import jackknife, jackknife_ratio
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import SOURCE_COLOURS, figure, pretty
 
 
-def variance_shares(run: RunData, seg: SegmentInfo, df: pd.DataFrame) -> dict[str, object]:
-    """Each source's share of Var(final HP) over players, jackknifed over blocks."""
+def variance_sums(run: RunData, seg: SegmentInfo, df: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Per-block sums behind the variance shares: n, y, y^2 (y = final HP) and, per source x,
+    x and x y. The sums over parts add up to those over the run."""
     blocks = run.block_of_games(seg, df["game"].to_numpy())
     y = df["final_hp"].to_numpy(np.float64)
 
     def per_block(w):
         return block_totals(blocks, seg.blocks, w)
 
-    n, sy, syy = per_block(np.ones_like(y)), per_block(y), per_block(y * y)
-    out = {}
+    out = {"n": per_block(np.ones_like(y)), "y": per_block(y), "yy": per_block(y * y)}
     for c in HP_SOURCE_COLUMNS:
         x = df[c].to_numpy(np.float64)
-        sx, sxy = per_block(x), per_block(x * y)
-
-        def share(n, sy, syy, sx, sxy):
-            cov = sxy / n - (sx / n) * (sy / n)
-            var = syy / n - (sy / n) ** 2
-            return cov / var if var > 0 else np.nan
-
-        out[c[3:]] = jackknife(share, n, sy, syy, sx, sxy)
+        out[f"x:{c}"], out[f"xy:{c}"] = per_block(x), per_block(x * y)
     return out
+
+
+def variance_shares(sums: dict[str, np.ndarray]) -> dict[str, object]:
+    """Each source's share of Var(final HP) over players, jackknifed over blocks."""
+
+    def share(n, sy, syy, sx, sxy):
+        cov = sxy / n - (sx / n) * (sy / n)
+        var = syy / n - (sy / n) ** 2
+        return cov / var if var > 0 else np.nan
+
+    return {c[3:]: jackknife(share, sums["n"], sums["y"], sums["yy"], sums[f"x:{c}"], sums[f"xy:{c}"])
+            for c in HP_SOURCE_COLUMNS}
 
 
 def build(run: RunData) -> Section:
@@ -49,15 +54,24 @@ def build(run: RunData) -> Section:
     )
     rows, shown, var_rows = [], [], []
     fig_data = []
+    columns = HP_SOURCE_COLUMNS + ["final_hp"]
     for seg in run.segments:
-        df = run.records("players", seg, ["policy", "final_hp", "win_share"] + HP_SOURCE_COLUMNS)
-        df["winner"] = (df["win_share"].to_numpy() > 0).astype(np.int8)
-        groups = [("all players", None, None), ("by seat", "seat", None),
-                  ("by policy", "policy", seg.policies), ("winners and others", "winner", ("others", "winners"))]
-        for label, key, names in groups:
-            if key == "policy" and seg.homogeneous:
-                continue
-            sums = block_sums(run, seg, df, HP_SOURCE_COLUMNS + ["final_hp"], by=[key] if key else None)
+        groups = [("all players", None, None, 1), ("by seat", "seat", None, seg.players),
+                  ("by policy", "policy", seg.policies, len(seg.policies)),
+                  ("winners and others", "winner", ("others", "winners"), 2)]
+        groups = [g for g in groups if not (g[1] == "policy" and seg.homogeneous)]
+        # one pass over the records, part file by part file (memory does not grow with the run)
+        totals = [BlockSums(seg.blocks, columns, key, n) for _, key, _, n in groups]
+        var_sums = None
+        for df in run.record_parts("players", seg, ["policy", "final_hp", "win_share"] + HP_SOURCE_COLUMNS):
+            df["winner"] = (df["win_share"].to_numpy() > 0).astype(np.int8)
+            blocks = run.block_of_games(seg, df["game"].to_numpy())
+            for t in totals:
+                t.add(blocks, df)
+            part = variance_sums(run, seg, df)
+            var_sums = part if var_sums is None else {c: var_sums[c] + v for c, v in part.items()}
+        for (label, key, names, _), total in zip(groups, totals):
+            sums = total.frame()
             parts = [(None, sums)] if key is None else list(sums.groupby(level=key))
             for k, part in parts:
                 value = "all" if k is None else (names[int(k)] if names else str(k))
@@ -71,7 +85,7 @@ def build(run: RunData) -> Section:
                 shown.append(srow)
                 if key == "seat":
                     fig_data.append((seg, int(k), {c[3:]: row[c] for c in HP_SOURCE_COLUMNS}))
-        shares = variance_shares(run, seg, df)
+        shares = variance_shares(var_sums)
         for src, e in shares.items():
             var_rows.append({"players": seg.players, "field": seg.field_name, "source": src,
                              **est_columns("variance_share", e)})
