@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simcell.reports.data import RunData, SegmentInfo
 from simcell.reports.intervals import Estimate, jackknife_ratio
 
 

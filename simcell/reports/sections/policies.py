@@ -61,16 +61,23 @@ def build(run: RunData) -> Section:
     colours = policy_colours(all_names)
     balance_rows, rating_frames, dists = [], [], []
     for seg in run.segments:
-        df = run.records("players", seg, ["policy", "win_share", "final_hp"])
         p, n_pol = seg.players, len(seg.policies)
-        counts = np.bincount(df["policy"].to_numpy(np.int64) * p + df["seat"].to_numpy(np.int64),
-                             minlength=n_pol * p).reshape(n_pol, p)
+        # part file by part file: counts, final-HP counts and the rating model's first games
+        counts, hp_counts, head, head_rows = np.zeros(n_pol * p, np.int64), None, [], 0
+        for df in run.record_parts("players", seg, ["policy", "win_share", "final_hp"]):
+            counts += np.bincount(df["policy"].to_numpy(np.int64) * p + df["seat"].to_numpy(np.int64),
+                                  minlength=n_pol * p)
+            hp_counts = _merge_hp_counts(hp_counts, _hp_counts(df, seg))
+            if head_rows < MAX_RATING_GAMES * p:
+                head.append(df)
+                head_rows += len(df)
+        counts = counts.reshape(n_pol, p)
         for i, name in enumerate(seg.policies):
             balance_rows.append({"players": seg.players, "field": seg.field_name, "policy": name,
                                  **{f"seat {s}": int(counts[i, s]) for s in range(p)}})
-        dists.append((seg, _hp_counts(df, seg)))
+        dists.append((seg, hp_counts))
         if not seg.homogeneous:
-            r = ratings(df, seg)
+            r = ratings(pd.concat(head, ignore_index=True), seg)
             if r is not None:
                 r.insert(0, "field", seg.field_name)
                 r.insert(0, "players", seg.players)
@@ -102,6 +109,21 @@ def _hp_counts(df: pd.DataFrame, seg: SegmentInfo) -> tuple[int, list[np.ndarray
     lo = int(hp.min())
     width = int(hp.max()) - lo + 1
     return lo, [np.bincount(hp[policy == code] - lo, minlength=width) for code in range(len(seg.policies))]
+
+
+def _merge_hp_counts(a, b):
+    """Sum of two _hp_counts results (None is nothing yet)."""
+    if a is None:
+        return b
+    lo = min(a[0], b[0])
+    width = max(a[0] + len(a[1][0]), b[0] + len(b[1][0])) - lo
+    out = []
+    for ca, cb in zip(a[1], b[1]):
+        c = np.zeros(width, np.int64)
+        c[a[0] - lo: a[0] - lo + len(ca)] += ca
+        c[b[0] - lo: b[0] - lo + len(cb)] += cb
+        out.append(c)
+    return lo, out
 
 
 def _hp_figure(dists, colours):

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from simcell.kernel.enums import RESOURCES
-from simcell.reports.data import RunData, SegmentInfo
+from simcell.reports.data import ReportError, RunData, SegmentInfo
 from simcell.reports.estimates import block_totals, ci_of, est_columns, fmt
 from simcell.reports.intervals import bootstrap_quantile, jackknife, jackknife_ratio, wilson
 from simcell.reports.render import Figure, Section, Table
@@ -17,10 +17,99 @@ from simcell.reports.style import figure
 PHYSICAL = {"mrna": 18, "protein": 18, "carb": 15, "lipid": 15, "atp": 30}  # RULES.md §1 components
 
 
-def _hp_matrix(run: RunData, seg: SegmentInfo, rounds: int):
-    cols = ["final_hp", "win_share", "vesicles_lost", "flasks_exhausted", "grey_used"] + [
-        f"hp_round_{r}" for r in range(1, rounds + 1)]
-    return run.records("players", seg, cols)
+class _BlockHistogram:
+    """Per-block counts of an integer figure, added part by part."""
+
+    def __init__(self, k: int):
+        self.k = k
+        self.counts: dict[int, np.ndarray] = {}
+
+    def add(self, blocks: np.ndarray, values: np.ndarray) -> None:
+        lo = int(values.min())
+        width = int(values.max()) - lo + 1
+        h = np.bincount((values - lo) * self.k + blocks, minlength=width * self.k).reshape(width, self.k)
+        for j in np.nonzero(h.sum(axis=1))[0]:
+            v = lo + int(j)
+            self.counts[v] = self.counts.get(v, 0) + h[j]
+
+    def table(self) -> tuple[np.ndarray, np.ndarray]:
+        """(values min .. max, blocks x values counts)."""
+        values = np.arange(min(self.counts), max(self.counts) + 1)
+        h = np.zeros((self.k, len(values)))
+        for v, c in self.counts.items():
+            h[:, v - values[0]] = c
+        return values, h
+
+
+class _ShapeSums:
+    """What the shape figures need from a segment's records, summed per block in one pass over
+    the player and game records, part file by part file (memory does not grow with the run);
+    only the per-game peaks are kept whole (one small integer per game and resource)."""
+
+    PLAYER_COLUMNS = ["final_hp", "win_share", "vesicles_lost", "flasks_exhausted", "grey_used"]
+
+    def __init__(self, run: RunData, seg: SegmentInfo, rounds: int):
+        k, self.events = seg.blocks, run.game["events"]
+        self.games = 0
+        self.n_block = np.zeros(k)
+        self.sums = {name: np.zeros(k) for name in ("winning_hp", "margin", "vesicles_lost",
+                                                     "flasks_exhausted", "grey_used")}
+        self.hist = {"winning_hp": _BlockHistogram(k), "margin": _BlockHistogram(k)}
+        self.lead = [(np.zeros(k), np.zeros(k)) for _ in range(1, rounds)]  # won, unique
+        self.unique_games = np.zeros(max(rounds - 1, 0))
+        self.ties = 0
+        self.peaks = {res: [] for res in RESOURCES}
+        self.peak_sums = {res: np.zeros(k) for res in RESOURCES}
+        self.event_sums = {ev["id"]: [np.zeros(k) for _ in range(4)] for ev in self.events}
+        self.event_games = {ev["id"]: 0 for ev in self.events}
+        cols = self.PLAYER_COLUMNS + [f"hp_round_{r}" for r in range(1, rounds + 1)]
+        game_cols = (["tie"] + [f"peak_{r}" for r in RESOURCES]
+                     + [f"event_{j}" for j in range(len(self.events))])
+        for df, g in zip(run.record_parts("players", seg, cols), run.record_parts("games", seg, game_cols)):
+            if not np.array_equal(df["game"].to_numpy()[:: seg.players], g["game"].to_numpy()):
+                raise ReportError("player and game record parts hold different games")
+            self._add(run, seg, rounds, df, g)
+
+    def _add(self, run, seg, rounds, df, g) -> None:
+        p, k = seg.players, seg.blocks
+        blocks = run.block_of_games(seg, g["game"].to_numpy())
+        self.games += len(blocks)
+        self.n_block += block_totals(blocks, k)
+        hp = df["final_hp"].to_numpy().reshape(-1, p)
+        top2 = np.sort(hp, axis=1)[:, -2:]
+        for name, v in (("winning_hp", top2[:, 1]), ("margin", top2[:, 1] - top2[:, 0])):
+            self.sums[name] += block_totals(blocks, k, v.astype(float))
+            self.hist[name].add(blocks, v.astype(np.int64))
+        for col in ("vesicles_lost", "flasks_exhausted", "grey_used"):
+            self.sums[col] += block_totals(blocks, k, df[col].to_numpy().reshape(-1, p).sum(axis=1).astype(float))
+        # lead stability: the unique leader after round r, its share of the win
+        share = df["win_share"].to_numpy().reshape(-1, p)
+        for r in range(1, rounds):
+            h_r = df[f"hp_round_{r}"].to_numpy().reshape(-1, p)
+            top = h_r.max(axis=1, keepdims=True)
+            unique = (h_r == top).sum(axis=1) == 1
+            leader = h_r.argmax(axis=1)
+            won = share[np.arange(len(share)), leader] * unique
+            self.lead[r - 1][0][:] += block_totals(blocks, k, won)
+            self.lead[r - 1][1][:] += block_totals(blocks, k, unique.astype(float))
+            self.unique_games[r - 1] += unique.sum()
+        self.ties += int(g["tie"].sum())
+        for res in RESOURCES:
+            peak = g[f"peak_{res}"].to_numpy()
+            self.peaks[res].append(peak)
+            self.peak_sums[res] += block_totals(blocks, k, peak.astype(float))
+        # event timing: table HP when the event comes in the first or the second half of the deck
+        order = g[[f"event_{j}" for j in range(len(self.events))]].to_numpy()
+        in_deck = (order >= 0).sum(axis=1)
+        table = hp.sum(axis=1).astype(float)
+        for ev in self.events:
+            pos = np.argmax(order == ev["id"], axis=1)
+            present = (order == ev["id"]).any(axis=1)
+            early = present & (pos < in_deck / 2)
+            late = present & (pos >= in_deck / 2)
+            for acc, w in zip(self.event_sums[ev["id"]], (table * early, early * 1.0, table * late, late * 1.0)):
+                acc += block_totals(blocks, k, w)
+            self.event_games[ev["id"]] += int(present.sum())
 
 
 def build(run: RunData) -> Section:
@@ -36,56 +125,41 @@ def build(run: RunData) -> Section:
     for seg in run.segments:
         p = seg.players
         rounds = len(run.game["events"]) - run.game["board"]["events_set_aside"][p - 2] + 1
-        df = _hp_matrix(run, seg, rounds)
-        games = df["game"].to_numpy()[::p]
-        blocks = run.block_of_games(seg, games)
-        k = seg.blocks
-        hp = df["final_hp"].to_numpy().reshape(-1, p)
-        top2 = np.sort(hp, axis=1)[:, -2:]
-        win_hp, margin = top2[:, 1], top2[:, 1] - top2[:, 0]
-        n_block = block_totals(blocks, k)
-        row = {"players": p, "field": seg.field_name, "games": len(games)}
+        sums = _ShapeSums(run, seg, rounds)
+        n_block = sums.n_block
+        row = {"players": p, "field": seg.field_name, "games": sums.games}
         shown = dict(row)
-        for name, v in (("winning_hp", win_hp), ("margin", margin)):
-            mean = jackknife_ratio(block_totals(blocks, k, v.astype(float)), n_block)
-            values = np.arange(v.min(), v.max() + 1)
-            h = np.zeros((k, len(values)))
-            np.add.at(h, (blocks, v - v.min()), 1)
+        for name in ("winning_hp", "margin"):
+            mean = jackknife_ratio(sums.sums[name], n_block)
+            values, h = sums.hist[name].table()
             med = bootstrap_quantile(h, values, 0.5, run.seed)
             row.update(est_columns(f"{name}_mean", mean))
             row.update(est_columns(f"{name}_median", med))
             shown[f"{name.replace('_', ' ')} mean"] = fmt(mean, 1, 2)
             shown[f"{name.replace('_', ' ')} median"] = fmt(med, 1, 0)
             hists.append((seg, name, values, h.sum(axis=0)))
-        g = run.records("games", seg, ["tie"] + [f"peak_{r}" for r in RESOURCES])
-        tie = wilson(int(g["tie"].sum()), len(g))
+        tie = wilson(sums.ties, sums.games)
         row.update(est_columns("tie_rate", tie))
         shown["ties %"] = fmt(tie, 100, 2)
         for name, col in (("vesicles lost", "vesicles_lost"), ("flasks exhausted", "flasks_exhausted"),
                           ("grey flasks", "grey_used")):
-            per_game = df[col].to_numpy().reshape(-1, p).sum(axis=1).astype(float)
-            e = jackknife_ratio(block_totals(blocks, k, per_game), n_block * p)
+            e = jackknife_ratio(sums.sums[col], n_block * p)
             row.update(est_columns(col + "_per_player", e))
             shown[f"{name} per player"] = fmt(e, 1, 3)
         summary.append(row)
         shown_rows.append(shown)
-        # lead stability: the unique leader after round r, its share of the win
-        share = df["win_share"].to_numpy().reshape(-1, p)
         for r in range(1, rounds):
-            h_r = df[f"hp_round_{r}"].to_numpy().reshape(-1, p)
-            top = h_r.max(axis=1, keepdims=True)
-            unique = (h_r == top).sum(axis=1) == 1
-            leader = h_r.argmax(axis=1)
-            won = share[np.arange(len(share)), leader] * unique
-            e = jackknife_ratio(block_totals(blocks, k, won), block_totals(blocks, k, unique.astype(float)))
+            won, unique = sums.lead[r - 1]
+            e = jackknife_ratio(won, unique)
             lead_rows.append({"players": p, "field": seg.field_name, "after_round": r,
-                              "unique_leader_share": unique.mean(), **est_columns("leader_win_share", e)})
-        event_rows += _events(run, seg, hp, blocks)
+                              "unique_leader_share": sums.unique_games[r - 1] / sums.games,
+                              **est_columns("leader_win_share", e)})
+        event_rows += _events(seg, sums)
         flow_rows += _flows(run, seg)
         for res in RESOURCES:
-            peak = g[f"peak_{res}"].to_numpy()
+            peak = np.concatenate(sums.peaks[res])
             over = wilson(int((peak > PHYSICAL[res]).sum()), len(peak))
-            pm = jackknife_ratio(block_totals(blocks, k, peak.astype(float)), n_block)
+            pm = jackknife_ratio(sums.peak_sums[res], n_block)
             comp_rows.append({"players": p, "field": seg.field_name, "resource": res,
                               "components": PHYSICAL[res], **est_columns("peak_mean", pm),
                               "peak_p99": float(np.quantile(peak, 0.99)), "peak_max": int(peak.max()),
@@ -132,28 +206,19 @@ def _lead_shown(lead: pd.DataFrame) -> pd.DataFrame:
            "leader's win share %": ci_of(lead, "leader_win_share", scale=100)})
 
 
-def _events(run: RunData, seg: SegmentInfo, hp: np.ndarray, blocks: np.ndarray) -> list[dict]:
-    n_events = len(run.game["events"])
-    g = run.records("games", seg, [f"event_{j}" for j in range(n_events)])
-    order = g[[f"event_{j}" for j in range(n_events)]].to_numpy()
-    in_deck = (order >= 0).sum(axis=1)
-    table = hp.sum(axis=1).astype(float)
-    k = seg.blocks
+def _events(seg: SegmentInfo, sums: _ShapeSums) -> list[dict]:
     rows = []
-    for ev in run.game["events"]:
-        pos = np.argmax(order == ev["id"], axis=1)
-        present = (order == ev["id"]).any(axis=1)
-        early = present & (pos < in_deck / 2)
-        late = present & (pos >= in_deck / 2)
-        e_early = jackknife_ratio(block_totals(blocks, k, table * early), block_totals(blocks, k, early * 1.0))
-        e_late = jackknife_ratio(block_totals(blocks, k, table * late), block_totals(blocks, k, late * 1.0))
+    for ev in sums.events:
+        te, ne, tl, nl = sums.event_sums[ev["id"]]
+        e_early = jackknife_ratio(te, ne)
+        e_late = jackknife_ratio(tl, nl)
+
         def diff(a, b, c, d):
             return a / b - c / d
 
-        e = jackknife(diff, block_totals(blocks, k, table * early), block_totals(blocks, k, early * 1.0),
-                      block_totals(blocks, k, table * late), block_totals(blocks, k, late * 1.0))
+        e = jackknife(diff, te, ne, tl, nl)
         rows.append({"players": seg.players, "field": seg.field_name, "event": ev["name"],
-                     "games_with_event": int(present.sum()), "table_hp_early": e_early.value,
+                     "games_with_event": sums.event_games[ev["id"]], "table_hp_early": e_early.value,
                      "table_hp_late": e_late.value, **est_columns("early_minus_late", e)})
     return rows
 
@@ -166,14 +231,17 @@ def _event_shown(ev: pd.DataFrame) -> pd.DataFrame:
 
 def _flows(run: RunData, seg: SegmentInfo) -> list[dict]:
     flows = run.seg_blocks("flows", seg)
-    stock = run.records("players", seg, [f"stock_{r}" for r in RESOURCES])
+    final_stock = dict.fromkeys(RESOURCES, 0)
+    for df in run.record_parts("players", seg, [f"stock_{r}" for r in RESOURCES]):
+        for res in RESOURCES:
+            final_stock[res] += int(df[f"stock_{res}"].sum())
     rows = []
     for res in RESOURCES:
         f = flows[flows["resource"] == res]
         names = f["flow"].astype(str)
         gained = int(f.loc[names.str.startswith("gain_"), "amount"].sum())
         spent = int(f.loc[names.str.startswith("spend_"), "amount"].sum())
-        final = int(stock[f"stock_{res}"].sum())
+        final = final_stock[res]
         loaded = int(f.loc[names == "cargo_loaded", "amount"].sum())
         returned = int(f.loc[names == "cargo_returned", "amount"].sum())
         lost = int(f.loc[names == "cargo_lost", "amount"].sum())
