@@ -3,6 +3,9 @@
 `simcell run configs/5p.toml --out runs/bench-5p`).
 
     python benchmarks/report.py RUN_DIR
+
+It times each section in one process, then the whole report (a fresh RunData) built in one
+process and in two (build_report's jobs; the default on a machine with two cores or more).
 """
 
 from __future__ import annotations
@@ -14,9 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from simcell.reports.build import build_report
+from simcell.reports.build import SECTIONS, build_report
 from simcell.reports.data import RunData
-from simcell.reports.sections import advice, header, policies, seats, shape, sources, verdicts
 
 
 def main() -> None:
@@ -25,23 +27,22 @@ def main() -> None:
     args = parser.parse_args()
     run = RunData(args.run_dir)
     print(f"report benchmark: {args.run_dir} ({run.meta['games']:,} games)")
-    steps = [("header", lambda: header.build(run)), ("verdicts", lambda: verdicts.build(run)),
-             ("seats", lambda: seats.build(run, 2.0)), ("sources", lambda: sources.build(run)),
-             ("policies", lambda: policies.build(run)), ("shape", lambda: shape.build(run)),
-             ("advice", lambda: advice.build(run))]
-    for name, step in steps:
+    for name, build in SECTIONS.items():  # figures not rendered: that is in the whole report
         t = time.perf_counter()
-        step()
+        build(run)
         print(f"  {name:<10} {time.perf_counter() - t:6.2f} s")
-    out = Path(tempfile.mkdtemp(prefix="simcell-report-"))
-    try:
-        t = time.perf_counter()
-        build_report(args.run_dir, out)
-        total = time.perf_counter() - t
-    finally:
-        shutil.rmtree(out, ignore_errors=True)
+    for jobs in (1, 2):
+        out = Path(tempfile.mkdtemp(prefix="simcell-report-"))
+        try:
+            t = time.perf_counter()
+            build_report(args.run_dir, out, jobs=jobs)
+            total = time.perf_counter() - t
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+        print(f"whole report (fresh), {jobs} process(es): {total:.2f} s")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"whole report (fresh): {total:.2f} s, peak RSS {peak:,.0f} MiB")
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"peak RSS: {peak:,.0f} MiB (this process), {child:,.0f} MiB (the side process)")
 
 
 if __name__ == "__main__":

@@ -238,6 +238,31 @@ def test_report_rebuilds_byte_identical(random_run, tmp_path):
             assert other.read_bytes() == path.read_bytes(), path.name
 
 
+def test_report_is_the_same_built_in_one_process_or_two(random_run, tmp_path):
+    """build_report with jobs=2 builds some sections in a child process: the files must be the
+    bytes of a one-process build."""
+    first = build_report(random_run, tmp_path / "two", jobs=2)
+    second = build_report(random_run, tmp_path / "one", jobs=1)
+    names = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    assert names == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
+    assert any(n.suffix == ".png" for n in names)
+    for name in names:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+
+
+def test_report_error_in_the_side_process_reaches_the_caller(random_run, tmp_path):
+    """The shape section (built in the child) reads the per-game records: without them the
+    caller gets the child's ReportError, and no report is written."""
+    import shutil
+
+    root = tmp_path / "run"
+    shutil.copytree(random_run, root, ignore=shutil.ignore_patterns("report"))
+    shutil.rmtree(root / "games")
+    with pytest.raises(ReportError, match="missing"):
+        build_report(root, jobs=2)
+    assert not (root / "report").exists()
+
+
 def test_report_of_an_unfinished_run_is_a_clear_error(tmp_path):
     (tmp_path / "run.json").write_text(json.dumps({"status": "interrupted"}))
     with pytest.raises(ReportError, match="--resume"):

@@ -31,7 +31,7 @@ class Table:
 class Figure:
     name: str  # file stem of the PNG
     title: str
-    fig: object  # a matplotlib Figure
+    fig: object  # a matplotlib Figure, or its PNG once rendered (Section.rendered)
     caption: str = ""
 
 
@@ -43,6 +43,12 @@ class Section:
     tables: list[Table] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
 
+    def rendered(self) -> Section:
+        """The section with every figure as PNG bytes (picklable, and closed in matplotlib)."""
+        for f in self.figures:
+            f.fig = png_bytes(f.fig)
+        return self
+
 
 @dataclass
 class Report:
@@ -51,6 +57,8 @@ class Report:
 
 
 def png_bytes(fig) -> bytes:
+    if isinstance(fig, bytes):  # rendered already
+        return fig
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata={"Software": None})
     plt.close(fig)
