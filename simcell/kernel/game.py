@@ -19,7 +19,7 @@ from simcell.kernel.state import (
     G_VISIBLE,
 )
 from simcell.kernel.stock import trace_decision, trace_word
-from simcell.kernel.turns import ON_OVER, ON_SEARCH, apply_decision, list_legal, play_on, total_decisions
+from simcell.kernel.turns import ON_OVER, ON_SEARCH, decision_step, legal_step, play_on, total_decisions
 from simcell.policies.rollout import choose_rollout
 
 
@@ -48,12 +48,12 @@ def play_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, 
             break
         # a search policy's decision: the turn loop stopped with the legal actions listed
         seat = st.g[G_TO_MOVE]
-        n = list_legal(st, gt)
+        n = legal_step(st, gt)
         i = choose_rollout(st, gt, seat, n, st.seat_params[seat], user_fn, root, work)
         code = st.legal[i]
         st.decisions[seat] += 1
         trace_decision(st, seat, False, n, code)
-        apply_decision(st, gt, code)
+        decision_step(st, gt, code)
     if status == ON_OVER:
         trace_word(st, TRACE_END)
     return total_decisions(st) - start

@@ -40,6 +40,21 @@ def apply_decision(st, gt, code):
         apply_phase_one(st, gt, code)
 
 
+@kernel_jit
+def legal_step(st, gt):
+    """list_legal as a real call, for the search's decisions (game.py; rare, so the call's cost
+    does not show): one compiled copy of the legality rules beside play_on's inlined one, where
+    inlining them into each caller too added about 90 s to a cold compile."""
+    return list_legal(st, gt)
+
+
+@kernel_jit
+def decision_step(st, gt, code):
+    """apply_decision as a real call, for the search (game.py, policies/rollout.py), as
+    legal_step."""
+    apply_decision(st, gt, code)
+
+
 @kernel_jit_inline
 def total_decisions(st):
     n = 0
@@ -53,7 +68,8 @@ def play_on(st, gt, user_fn, stop_total, search):
     """Play the game in `st` on from its current state with its seats' policies. Stops
     (ON_STOPPED) before a policy decision once the seats' decisions add up to stop_total
     (>= 0), and, when `search`, before any decision of a search-policy seat (ON_SEARCH, with
-    the legal actions in st.legal; the caller decides, applies and calls again). ON_OVER when
+    the legal actions in st.legal and their greedy values in st.policy_values; the caller
+    decides, applies and calls again). ON_OVER when
     the game is scored; ON_POLICY_ERROR (G_POLICY_ERROR set) when a user policy returned an
     index outside the legal list."""
     while st.g[G_PHASE] != PH_OVER:
@@ -65,9 +81,12 @@ def play_on(st, gt, user_fn, stop_total, search):
             if stop_total >= 0 and total_decisions(st) >= stop_total:
                 return ON_STOPPED
             policy = st.seat_policy[seat]
-            if search and policy == KERNEL_ROLLOUT:
+            # a search seat's decision: the greedy values of its legal actions (the search's
+            # ranking) are worked out here, by the turn loop's one inlined evaluator
+            rank_only = search and policy == KERNEL_ROLLOUT
+            i = choose_action(policy, st, gt, seat, n, st.seat_params[seat], user_fn, rank_only)
+            if rank_only:
                 return ON_SEARCH
-            i = choose_action(policy, st, gt, seat, n, st.seat_params[seat], user_fn)
             if i < 0:
                 st.g[G_POLICY_ERROR] = seat + 1
                 return ON_POLICY_ERROR

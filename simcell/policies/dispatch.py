@@ -28,8 +28,10 @@ def decision_key(st, gt, seat):
 
 
 @kernel_jit_inline
-def choose_action(policy, st, gt, seat, n_legal, params, user_fn):
-    """The index, among st.legal[:n_legal], of the action the seat's policy takes."""
+def choose_action(policy, st, gt, seat, n_legal, params, user_fn, rank_only):
+    """The index, among st.legal[:n_legal], of the action the seat's policy takes. With
+    rank_only (a search policy's decision): no index, the greedy evaluator's values of the
+    legal actions in st.policy_values, for the search to rank its candidates (rollout.py)."""
     key = decision_key(st, gt, seat)
     if policy == KERNEL_RANDOM:
         return choose_random(n_legal, key)
@@ -37,4 +39,4 @@ def choose_action(policy, st, gt, seat, n_legal, params, user_fn):
         observe(st, gt, seat, st.observation)
         i = user_fn(st.observation, st.legal, n_legal, params, key)
         return i if 0 <= i < n_legal else -1  # -1: the runner reports the bad index
-    return choose_heuristic(st, gt, seat, n_legal, params, key, policy == KERNEL_PLANNER)
+    return choose_heuristic(st, gt, seat, n_legal, params, key, policy == KERNEL_PLANNER, rank_only)

@@ -26,17 +26,20 @@ from simcell.policies.view import make_view
 @kernel_jit_inline
 def heuristic_values(st, gt, seat, n_legal, params, plan):
     """st.policy_values[i] = the greedy (plan False) or planner (plan True) value of
-    st.legal[i] for `seat`. Inlined into its two callers (the turn loop and the rollout's
-    ranking): as a real call it took the State and GameTables as ~930 words pushed on the
+    st.legal[i] for `seat`. Inlined into its one caller, the turn loop (the rollout's ranking
+    reads the values the turn loop leaves): as a real call it took the State and GameTables as ~930 words pushed on the
     stack per decision, a third of the turn loop's time under greedy play (measured with perf)."""
     evaluate_legal(make_view(st, seat), gt, st.legal, n_legal, params, plan, st.policy_values,
                    st.policy_need, st.policy_delta, st.policy_cards)
 
 
 @kernel_jit_inline
-def choose_heuristic(st, gt, seat, n_legal, params, key, plan):
-    """Index among st.legal[:n_legal] of the greedy or planner action."""
+def choose_heuristic(st, gt, seat, n_legal, params, key, plan, rank_only):
+    """Index among st.legal[:n_legal] of the greedy or planner action; with rank_only, -1 and
+    the values left in st.policy_values (the rollout policy ranks its candidates by them)."""
     heuristic_values(st, gt, seat, n_legal, params, plan)
+    if rank_only:
+        return -1
     return softmax_pick(st.policy_values, n_legal, params[V_TEMPERATURE], key)
 
 

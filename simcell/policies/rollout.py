@@ -15,11 +15,10 @@ from simcell.kernel.chance import GOLDEN, splitmix64
 from simcell.kernel.jit import kernel_jit
 from simcell.kernel.scoring import final_scores
 from simcell.kernel.state import MAX_CANDIDATES
-from simcell.kernel.turns import apply_decision, play_on
+from simcell.kernel.turns import decision_step, play_on
 from simcell.policies.determinize import copy_game, determinize
 from simcell.policies.dispatch import decision_key
 from simcell.policies.evaluate import V_TEMPERATURE
-from simcell.policies.heuristic import heuristic_values
 from simcell.policies.registry import KERNEL_GREEDY, ROLLOUT_INDEX
 
 R_PLAYOUTS = ROLLOUT_INDEX["playouts"]
@@ -30,9 +29,9 @@ MARGIN_WEIGHT = 0.02  # win share first; HP above the table mean only separates 
 
 @kernel_jit
 def rank_candidates(st, gt, seat, n_legal, params, k):
-    """st.candidates[:k] = indices of the k best legal actions by the greedy evaluator (ties to
-    the lower index); returns k."""
-    heuristic_values(st, gt, seat, n_legal, params, np.bool_(False))  # not a literal: one compile
+    """st.candidates[:k] = indices of the k best legal actions by the greedy evaluator's values,
+    which the turn loop left in st.policy_values when it stopped for this decision
+    (turns.play_on; ties to the lower index); returns k."""
     values = st.policy_values
     for c in range(k):
         best = -1
@@ -67,7 +66,7 @@ def choose_rollout(st, gt, seat, n_legal, params, user_fn, root, work):
             root.seat_params[s, V_TEMPERATURE] = params[R_TEMPERATURE]
         for c in range(k):
             copy_game(root, work)
-            apply_decision(work, gt, st.legal[st.candidates[c]])
+            decision_step(work, gt, st.legal[st.candidates[c]])
             work.decisions[seat] += 1
             play_on(work, gt, user_fn, np.int64(-1), np.bool_(False))
             final_scores(work, gt, work.final_hp, work.win_share, work.rank)
