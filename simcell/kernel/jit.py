@@ -57,7 +57,7 @@ class _InlineCopy:
     copy.deepcopy per block (InlineWorker.inline_ir). Every variable refers to the function's
     one Scope, which lists every variable, so each block's copy copied the whole Scope again:
     blocks x variables work per inlined call. With the kernel's rules inlined into the turn loop
-    that was about a third of a cold compile (cProfile: 48 million variable copies). Here the
+    that was about half a cold compile (48 million variable copies; 730 s -> 355 s). Here the
     copies made during one inline_ir call share one memo, so the Scope is copied once, as a
     single deepcopy of the whole IR would; the inlined code is the same."""
 
