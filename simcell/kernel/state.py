@@ -316,7 +316,7 @@ def new_state(
         policy_values=np.zeros(gt.max_legal, np.float64),
         policy_need=np.zeros(N_RESOURCES, np.float64),
         policy_delta=np.zeros(N_RESOURCES, np.float64),
-        policy_cards=np.zeros((3, n_cards_space), np.float64),
+        policy_cards=np.zeros((4, n_cards_space), np.float64),
         observation=np.zeros(observation_size, np.int64),
         candidates=np.zeros(MAX_CANDIDATES, np.int64),
         candidate_score=np.zeros(MAX_CANDIDATES, np.float64),

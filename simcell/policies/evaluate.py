@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 
 from simcell.kernel.bits import lowest_bit
-from simcell.kernel.chance import S11, TWO53, splitmix64
 from simcell.kernel.codes import code_flask, code_kind, code_p1, code_p2, code_p3, code_target
 from simcell.kernel.enums import (
     ACT_COMBO,
@@ -46,6 +45,7 @@ from simcell.kernel.enums import (
     LA_TRANSLATE,
     LIPID,
     MRNA,
+    N_RESOURCES,
     ORG_GOLGI,
     ORG_ROUGH,
     ORG_SMOOTH,
@@ -77,8 +77,9 @@ V_CONTEST = HP_INDEX["contest"]
 V_TYPE = HP_INDEX["w_enzyme"]  # six consecutive, in COMPLETED_TYPES order
 
 # Rows of the per-decision card workspace (State.policy_cards[row, card id]), filled by
-# prepare_cards for the visible cards of interest so each is evaluated once per decision.
-WS_WORTH, WS_STAGE, WS_TODO = 0, 1, 2
+# prepare_cards for the visible cards of interest so each is evaluated once per decision
+# (WS_SCORE: the planner's target score, planner.score_candidates).
+WS_WORTH, WS_STAGE, WS_TODO, WS_SCORE = 0, 1, 2, 3
 
 # Typical yield of one placement, per resource (the base board's best plain spots), used to turn
 # missing resources into placements.
@@ -281,14 +282,22 @@ def placements_to_complete(v, gt, card, in_hand, stage):
 
 # -- resource deltas -----------------------------------------------------------------------
 @kernel_jit_inline
-def resource_delta(v, params, need, focus, r, d):
-    """Worth of d more (or -d fewer) units of resource r in personal stock."""
-    have = v.stock[v.seat, r]
-    before = need[r] - have
-    after = need[r] - (have + d)
-    before = before if before > 0 else 0.0
+def resource_delta(params, gap, focus, r, d):
+    """Worth of d more (or -d fewer) units of resource r in personal stock; gap[r] is what the
+    cards of interest need beyond the stock (need_to_gap). Every operand is a whole number, so
+    gap[r] - d is exactly need - (have + d)."""
+    before = gap[r] if gap[r] > 0 else 0.0
+    after = gap[r] - d
     after = after if after > 0 else 0.0
     return params[V_RES + r] * d + focus * params[V_NEED] * (before - after)
+
+
+@kernel_jit_inline
+def need_to_gap(v, need):
+    """need[r] -= the seat's stock of r, once per decision (action_value's resource_delta reads
+    the gap, not the stock)."""
+    for r in range(N_RESOURCES):
+        need[r] -= v.stock[v.seat, r]
 
 
 @kernel_jit_inline
@@ -352,7 +361,7 @@ def free_budding_count(v, gt, org):
 
 
 @kernel_jit_inline
-def action_value(v, gt, params, ws, need, delta, focus, interest, contest, code):
+def action_value(v, gt, params, ws, gap, delta, focus, interest, contest, code):
     """One-step value of a legal action code for the View's seat. Changes to personal stock
     are gathered in delta[resource] and valued once at the end (resource_delta); resources
     that turn into a completion or into vesicle cargo count at their base worth only."""
@@ -434,7 +443,7 @@ def action_value(v, gt, params, ws, need, delta, focus, interest, contest, code)
     # first was a branch per resource; perf put a tenth of a planner game's samples in this
     # block, but dropping the branch changed planner speed by less than this machine's noise)
     for r in range(5):
-        value += resource_delta(v, params, need, focus, r, delta[r])
+        value += resource_delta(params, gap, focus, r, delta[r])
     if grey:  # last, so a grey placement is worth exactly its own-flask twin + grey_first
         value += params[V_GREY]
     return value
@@ -464,27 +473,3 @@ def prepare_cards(v, gt, params, ws):
         ws[WS_WORTH, c] = card_worth(v, gt, params, c)
         ws[WS_STAGE, c] = stage
         ws[WS_TODO, c] = placements_to_complete(v, gt, c, True, stage)
-
-
-# -- choosing ------------------------------------------------------------------------------
-@kernel_jit_inline
-def softmax_pick(values, n, temperature, key):
-    """Index of the best value (temperature 0; ties to the lowest index) or a softmax draw."""
-    best = 0
-    for i in range(1, n):
-        if values[i] > values[best]:
-            best = i
-    if temperature <= 0.0:
-        return best
-    total = 0.0
-    top = values[best]
-    for i in range(n):
-        values[i] = np.exp((values[i] - top) / temperature)
-        total += values[i]
-    u = np.float64(splitmix64(key) >> S11) / TWO53 * total
-    acc = 0.0
-    for i in range(n):
-        acc += values[i]
-        if u < acc:
-            return i
-    return best

@@ -15,11 +15,12 @@ from simcell.policies.evaluate import (
     V_GREY,
     V_TEMPERATURE,
     action_value,
+    need_to_gap,
     prepare_cards,
-    softmax_pick,
 )
 from simcell.policies.greedy import greedy_interest
 from simcell.policies.planner import planner_interest
+from simcell.policies.softmax import softmax_pick
 from simcell.policies.view import make_view
 
 
@@ -55,6 +56,7 @@ def evaluate_legal(v, gt, legal, n_legal, params, plan, values, need, delta, ws)
         interest = greedy_interest(v, gt, ws, need)
         focus = 1.0
         contest = 0.0
+    need_to_gap(v, need)
     # Phase 1 lists every grey-flask placement after all own-flask ones, each grey copy
     # `n_grey` places after its own-flask twin (kernel/legal.py); a grey copy is worth its
     # twin plus grey_first (action_value adds it last), so it is not evaluated again

@@ -15,6 +15,7 @@ from simcell.kernel.enums import ADDITIONAL_RESOURCE, ATP, N_RESOURCES
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.policies.evaluate import (
     V_TARGETS,
+    WS_SCORE,
     WS_TODO,
     WS_WORTH,
     add_card_need,
@@ -25,20 +26,44 @@ MAX_TARGETS = 4
 
 
 @kernel_jit_inline
-def target_score(v, gt, ws, card, buy):
+def target_score(v, gt, ws, card, buy, left):
     """Worth per placement still needed (one more to buy it), or -1 if it cannot be finished
-    in the placements left."""
+    in the `left` placements."""
     todo = ws[WS_TODO, card] + buy
-    if todo > placements_left(v, gt):
+    if todo > left:
         return -1.0
     return ws[WS_WORTH, card] / (todo + 1.0)
 
 
 @kernel_jit_inline
+def score_candidates(v, gt, ws):
+    """ws[WS_SCORE, card] = target_score of each card choose_targets may pick (-1: it may not:
+    an Additional Resource card, a Card Area card the seat cannot afford), once per decision."""
+    left = placements_left(v, gt)
+    cards = v.hand
+    while cards != 0:
+        c = lowest_bit(cards)
+        cards &= cards - np.int64(1)
+        ok = gt.card_type[c] != ADDITIONAL_RESOURCE
+        ws[WS_SCORE, c] = target_score(v, gt, ws, c, 0.0, left) if ok else -1.0
+    for slot in range(gt.n_slots):
+        c = v.slot_card[slot]
+        if c < 0:
+            continue
+        ok = (gt.card_type[c] != ADDITIONAL_RESOURCE
+              and max(gt.slot_prices[slot] - v.discount, 0) <= v.stock[v.seat, ATP])
+        ws[WS_SCORE, c] = target_score(v, gt, ws, c, 1.0, left) if ok else -1.0
+
+
+@kernel_jit_inline
 def choose_targets(v, gt, params, ws):
-    """Bit set of the target cards: the best `targets` cards of the hand and the Card Area."""
+    """Bit set of the target cards: the best `targets` cards of the hand and the Card Area
+    (hand first, then slot order; the first of equal scores wins)."""
     k = max(0, min(int(params[V_TARGETS]), MAX_TARGETS))
     chosen = np.int64(0)
+    if k == 0:
+        return chosen
+    score_candidates(v, gt, ws)
     for _ in range(k):
         best = -1
         best_score = 0.0
@@ -46,19 +71,14 @@ def choose_targets(v, gt, params, ws):
         while cards != 0:
             c = lowest_bit(cards)
             cards &= cards - np.int64(1)
-            if gt.card_type[c] != ADDITIONAL_RESOURCE:
-                sc = target_score(v, gt, ws, c, 0.0)
-                if sc > best_score:
-                    best, best_score = c, sc
+            if ws[WS_SCORE, c] > best_score:
+                best, best_score = c, ws[WS_SCORE, c]
         for slot in range(gt.n_slots):
             c = v.slot_card[slot]
-            if c < 0 or (chosen >> np.int64(c)) & 1 or gt.card_type[c] == ADDITIONAL_RESOURCE:
+            if c < 0 or (chosen >> np.int64(c)) & 1:
                 continue
-            if max(gt.slot_prices[slot] - v.discount, 0) > v.stock[v.seat, ATP]:
-                continue
-            sc = target_score(v, gt, ws, c, 1.0)
-            if sc > best_score:
-                best, best_score = c, sc
+            if ws[WS_SCORE, c] > best_score:
+                best, best_score = c, ws[WS_SCORE, c]
         if best < 0:
             break
         chosen |= np.int64(1) << np.int64(best)
