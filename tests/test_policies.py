@@ -21,7 +21,7 @@ from simcell.policies.registry import (
 from simcell.policies.user import UserPolicyError, compile_user_policy
 from simcell.runner.fields import balance_table, homogeneous, seat_orders, seating
 from simcell.runner.games import play_chunk, play_traced
-from tests.parity import run_parity
+from tests.parity import run_parity, with_rules
 
 GAME = load_default_game()
 SEED = 4242
@@ -136,11 +136,27 @@ def test_params_from_the_config_change_play() -> None:
 # -- the information boundary ---------------------------------------------------------------
 def hide_differently(st, gt, rng: np.random.Generator) -> None:
     """Permute what RULES.md §9 hides, keeping every observation fixed: the deck order, the
-    unrevealed and removed events and their order, and rivals' kept cards (swapped with deck
-    cards)."""
-    from simcell.kernel.state import G_DECK_N, G_EVENT_N, G_EVENT_NEXT, G_EVENTS_REMOVED, G_TO_MOVE
+    unrevealed and removed events and their order, rivals' kept cards (swapped with deck
+    cards) and which Detoxification cards two_player_remove_detox removed (swapped with ones
+    in the deck)."""
+    from simcell.kernel.enums import DETOX
+    from simcell.kernel.state import (
+        G_DECK_N,
+        G_DETOX_REMOVED,
+        G_EVENT_N,
+        G_EVENT_NEXT,
+        G_EVENTS_REMOVED,
+        G_TO_MOVE,
+    )
 
     deck_n = int(st.g[G_DECK_N])
+    removed = [c for c in range(64) if int(st.g[G_DETOX_REMOVED]) >> c & 1]
+    in_deck = [i for i in range(deck_n) if gt.card_type[st.deck[i]] == DETOX]
+    if removed and in_deck:  # a removed Detoxification card comes back, a deck one leaves
+        out, pos = int(rng.choice(removed)), int(rng.choice(in_deck))
+        back = int(st.deck[pos])
+        st.deck[pos] = out
+        st.g[G_DETOX_REMOVED] ^= (1 << out) | (1 << back)
     st.deck[:deck_n] = rng.permutation(st.deck[:deck_n])
     nxt, n_ev = int(st.g[G_EVENT_NEXT]), int(st.g[G_EVENT_N])
     removed = [pos for pos in range(len(gt.event_id)) if int(st.g[G_EVENTS_REMOVED]) >> int(gt.event_id[pos]) & 1]
@@ -162,19 +178,26 @@ def hide_differently(st, gt, rng: np.random.Generator) -> None:
         st.hand[rival] = (int(st.hand[rival]) & ~(1 << card)) | (1 << other)
 
 
-@pytest.mark.parametrize("policy,games", [("greedy", 30), ("planner", 30), ("detox_goals", 30), ("rollout", 4)])
-def test_hidden_information_never_changes_an_action(policy: str, games: int) -> None:
+DETOX_REMOVED_2P = with_rules(GAME, two_player_remove_detox=True)
+
+
+@pytest.mark.parametrize("policy,games,players,game", [
+    ("greedy", 30, 4, GAME), ("planner", 30, 4, GAME), ("detox_goals", 30, 4, GAME),
+    ("rollout", 4, 4, GAME), ("rollout", 4, 2, DETOX_REMOVED_2P),
+])
+def test_hidden_information_never_changes_an_action(policy: str, games: int, players: int, game) -> None:
     """Over hundreds of mid-game states: permuting what is hidden, with the observation fixed,
     never changes the built-in policy's action (and the test can fail: a policy that reads a
-    rival's hand or the deck would be caught; see test_the_probe_sees_hidden_changes)."""
+    rival's hand, the deck or the removed Detoxification cards would be caught; see
+    test_the_probe_sees_hidden_changes)."""
     from simcell.runner.games import copy_state, game_in_progress, next_decision
 
     rng = np.random.default_rng(7)
-    s = homogeneous(policy, 4, **({"playouts": 2.0, "candidates": 3.0} if policy == "rollout" else {}))
+    s = homogeneous(policy, players, **({"playouts": 2.0, "candidates": 3.0} if policy == "rollout" else {}))
     checked = 0
     for g in range(games):
         for k in (3, 25, 60, 110):
-            found = game_in_progress(GAME, 4, SEED, g, s, k)
+            found = game_in_progress(game, players, SEED, g, s, k)
             if found is None:
                 continue
             st, gt = found

@@ -1,9 +1,10 @@
 """Determinization for search policies: a full game State consistent with one seat's
 observation, built from the true State without using anything hidden from that seat.
 
-The hidden cards (the deck and rivals' kept cards still in hand) are pooled as a set and dealt
-back by a shuffle keyed by card id, so the result depends on the observation and the key only,
-never on the true deck order or on which rival holds which hidden card; the same for the
+The hidden cards (the deck, rivals' kept cards still in hand, the Detoxification cards removed
+at two players) are pooled as a set and dealt back by a shuffle keyed by card id, so the result
+depends on the observation and the key only, never on the true deck order, on which rival
+holds which hidden card or on which Detoxification cards were removed; the same for the
 unrevealed and set-aside events. The copy gets a seed of its own, so its future reshuffles and
 policy draws are the search's, not the game's."""
 
@@ -13,11 +14,13 @@ import numpy as np
 
 from simcell.kernel.bits import lowest_bit, popcount
 from simcell.kernel.chance import keyed_shuffle, splitmix64
+from simcell.kernel.enums import DETOX
 from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 from simcell.kernel.setup import set_policy_prefix
 from simcell.kernel.state import (
     G_BLOCK,
     G_DECK_N,
+    G_DETOX_REMOVED,
     G_EVENT_N,
     G_EVENT_NEXT,
     G_EVENTS_REMOVED,
@@ -97,7 +100,8 @@ def determinize(st, gt, seat, key, dst):
     dst.g[G_BLOCK] = 0
     dst.g[G_SEED] = np.int64(splitmix64(key ^ SEED_SALT) >> np.uint64(1))
     set_policy_prefix(dst, gt)
-    # hidden cards: the deck and rivals' kept cards, as one set
+    # hidden cards: the deck, rivals' kept cards and the Detoxification cards removed at two
+    # players (RULES.md §1; which ones is hidden, §9), as one set
     pool = dst.scratch
     n = 0
     deck_n = st.g[G_DECK_N]
@@ -113,7 +117,26 @@ def determinize(st, gt, seat, key, dst):
             pool[n] = lowest_bit(hidden)
             hidden &= hidden - np.int64(1)
             n += 1
+    removed = st.g[G_DETOX_REMOVED]
+    n_removed = popcount(removed)
+    while removed != 0:
+        pool[n] = lowest_bit(removed)
+        removed &= removed - np.int64(1)
+        n += 1
     keyed_shuffle(splitmix64(key ^ CARDS_SALT), pool, n, dst.scratch_hash)
+    # the first n_removed Detoxification cards of the shuffled pool are the copy's removed
+    # ones; the rest, in order, go to the rivals' hands and the deck
+    removed = np.int64(0)
+    kept_n = 0
+    for i in range(n):
+        c = pool[i]
+        if n_removed > 0 and gt.card_type[c] == DETOX:
+            removed |= np.int64(1) << np.int64(c)
+            n_removed -= 1
+        else:
+            pool[kept_n] = c
+            kept_n += 1
+    dst.g[G_DETOX_REMOVED] = removed
     j = 0
     for r in range(gt.players):
         if r == seat:
