@@ -112,10 +112,35 @@ def is_vesicle_card(t):
             or t == STEROID_RECEPTOR)
 
 
+# goal_bonus[t]: end bonus HP one more completed card of type t earns from the goals the seat has
+# marked (per_completed); goal_bonus[GOAL_NEW_TYPE]: the extra if it is the seat's first of its
+# type (per_distinct_types). Filled once per decision by goal_bonuses.
+GOAL_NEW_TYPE = 6
+
+
 @kernel_jit_inline
-def completion_hp(v, gt, card):
+def goal_bonuses(v, gt, goal_bonus):
+    s = v.seat
+    for t in range(GOAL_NEW_TYPE + 1):
+        goal_bonus[t] = 0.0
+    for gi in range(gt.goals_revealed):
+        if v.goal_mark[gi, s] == 0:
+            continue
+        g = v.goals[gi]
+        crit = gt.goal_criterion[g]
+        if crit == GC_PER_COMPLETED:
+            for t in range(GOAL_NEW_TYPE):
+                if (gt.goal_types[g] >> t) & 1:
+                    goal_bonus[t] += gt.goal_hp[g]
+        elif crit == GC_PER_DISTINCT_TYPES:
+            goal_bonus[GOAL_NEW_TYPE] += gt.goal_hp[g]
+
+
+@kernel_jit_inline
+def completion_hp(v, gt, goal_bonus, card):
     """HP the seat scores now and at the end by completing `card`: its HP, receptor bonuses it
-    adds, and per_completed / per_distinct goal bonuses on goals the seat has marked."""
+    adds, and per_completed / per_distinct goal bonuses on goals the seat has marked (goal_bonus,
+    from goal_bonuses: whole numbers, so the sum is the same in any order)."""
     s = v.seat
     t = gt.card_type[card]
     hp = np.float64(gt.card_hp[card])
@@ -130,22 +155,16 @@ def completion_hp(v, gt, card):
             c = lowest_bit(done)
             done &= done - np.int64(1)
             hp += gt.card_bonus[c]
-    for gi in range(gt.goals_revealed):
-        if v.goal_mark[gi, s] == 0:
-            continue
-        g = v.goals[gi]
-        crit = gt.goal_criterion[g]
-        if crit == GC_PER_COMPLETED and (gt.goal_types[g] >> t) & 1:
-            hp += gt.goal_hp[g]
-        elif crit == GC_PER_DISTINCT_TYPES and v.completed_by_type[s, t] == 0:
-            hp += gt.goal_hp[g]
+    hp += goal_bonus[t]
+    if v.completed_by_type[s, t] == 0:
+        hp += goal_bonus[GOAL_NEW_TYPE]
     return hp
 
 
 @kernel_jit_inline
-def card_worth(v, gt, params, card):
+def card_worth(v, gt, params, goal_bonus, card):
     """Prospective worth of completing `card`, weighted by the policy's type weight."""
-    return completion_hp(v, gt, card) * params[V_TYPE + gt.card_type[card]]
+    return completion_hp(v, gt, goal_bonus, card) * params[V_TYPE + gt.card_type[card]]
 
 
 @kernel_jit_inline
@@ -450,11 +469,12 @@ def action_value(v, gt, params, ws, gap, delta, focus, interest, contest, code):
 
 
 @kernel_jit_inline
-def prepare_cards(v, gt, params, ws):
+def prepare_cards(v, gt, params, ws, goal_bonus):
     """Evaluate once each card the policies may read this decision: the hand and the Card Area
     cards the seat can afford (worth, vesicle stage, placements still needed from the hand).
     A card it cannot afford is never read: buying it is not legal and the planner's targets
     skip it (planner.choose_targets)."""
+    goal_bonuses(v, gt, goal_bonus)
     cards = v.hand
     atp = v.stock[v.seat, ATP]
     for slot in range(gt.n_slots):
@@ -470,6 +490,6 @@ def prepare_cards(v, gt, params, ws):
             ws[WS_TODO, c] = 0.0
             continue
         stage = vesicle_stage(v, gt, c) if is_vesicle_card(gt.card_type[c]) else 0
-        ws[WS_WORTH, c] = card_worth(v, gt, params, c)
+        ws[WS_WORTH, c] = card_worth(v, gt, params, goal_bonus, c)
         ws[WS_STAGE, c] = stage
         ws[WS_TODO, c] = placements_to_complete(v, gt, c, True, stage)

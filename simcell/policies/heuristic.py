@@ -31,7 +31,7 @@ def heuristic_values(st, gt, seat, n_legal, params, plan):
     reads the values the turn loop leaves): as a real call it took the State and GameTables as ~930 words pushed on the
     stack per decision, a third of the turn loop's time under greedy play (measured with perf)."""
     evaluate_legal(make_view(st, seat), gt, st.legal, n_legal, params, plan, st.policy_values,
-                   st.policy_need, st.policy_delta, st.policy_cards)
+                   st.policy_need, st.policy_delta, st.policy_cards, st.policy_goal_bonus)
 
 
 @kernel_jit_inline
@@ -45,9 +45,9 @@ def choose_heuristic(st, gt, seat, n_legal, params, key, plan, rank_only):
 
 
 @kernel_jit_inline
-def evaluate_legal(v, gt, legal, n_legal, params, plan, values, need, delta, ws):
+def evaluate_legal(v, gt, legal, n_legal, params, plan, values, need, delta, ws, goal_bonus):
     """values[i] = the greedy (plan False) or planner (plan True) value of legal[i]."""
-    prepare_cards(v, gt, params, ws)
+    prepare_cards(v, gt, params, ws, goal_bonus)
     if plan:
         interest = planner_interest(v, gt, params, ws, need)
         focus = params[V_FOCUS]
