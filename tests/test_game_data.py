@@ -89,6 +89,18 @@ def test_rules_md_config_values_live_in_data() -> None:
         "location_bonus", "mitochondria", "atp", 1)
 
 
+def test_rules_md_dotted_names_set_the_same_switches(tmp_path: Path) -> None:
+    """RULES.md names two switches `supply.limited` and `laureates.holder_may_take`; a run
+    config may use those names or the flat keys, with the same game (and content hash)."""
+    head = "[run]\nplayers = 3\ngames = 10\nseed = 1\n[[field]]\npolicy = \"random\"\n[rules]\n"
+    dotted, flat = tmp_path / "dotted.toml", tmp_path / "flat.toml"
+    dotted.write_text(head + "supply.limited = true\nlaureates.holder_may_take = false\n")
+    flat.write_text(head + "supply_limited = true\nlaureates_holder_may_take = false\n")
+    a, b = load_run_config(dotted).game, load_run_config(flat).game
+    assert (a.rules.supply_limited, a.rules.laureates_holder_may_take) == (True, False)
+    assert a.content_hash == b.content_hash != load_default_game().content_hash
+
+
 def test_reconstruction_is_balanced_by_type() -> None:
     """Each type's median HP per placement lies within +-30% of the median over all
     completable cards (Additional Resource cards are never completed)."""

@@ -59,6 +59,9 @@ RULE_KEYS = (
     "max_batch",
     "tie_rule",
 )
+# RULES.md's dotted names for two switches: a run config's [rules] may write
+# `supply.limited = true` or `laureates.holder_may_take = false` for the flat keys above.
+RULE_DOTTED = {"supply": ("limited",), "laureates": ("holder_may_take",)}
 # Board values a run config's [rules] table may set as rule variants.
 BOARD_RULE_KEYS = ("starting_atp", "slot_prices", "budding_locations")
 

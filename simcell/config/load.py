@@ -16,6 +16,7 @@ from typing import Any
 from simcell.config.checks import check_game
 from simcell.config.data import (
     BOARD_RULE_KEYS,
+    RULE_DOTTED,
     RULE_KEYS,
     override_board_rules,
     parse_board,
@@ -122,8 +123,10 @@ def load_game(
             if key in RULE_KEYS:
                 rules_raw[key] = rules_table.data[key]
                 rule_origins[key] = (rules_table.file, rules_table.keypath(key))
+            elif key in RULE_DOTTED:
+                _take_dotted_rules(rules_table, key, rules_raw, rule_origins)
             elif key not in BOARD_RULE_KEYS:
-                options = RULE_KEYS + BOARD_RULE_KEYS
+                options = RULE_KEYS + BOARD_RULE_KEYS + tuple(RULE_DOTTED)
                 raise rules_table.error(
                     key, f"unknown rule{nearest(key, options)}; allowed: {allowed(options)}"
                 )
@@ -140,6 +143,22 @@ def load_game(
     check_game(game, players, files, origins)
     read = tuple((kind, str(files[kind])) for kind in DATA_KINDS)
     return game, read, tuple(applied)
+
+
+def _take_dotted_rules(rules_table: Table, key: str, rules_raw: dict, origins: dict) -> None:
+    """[rules] supply.limited / laureates.holder_may_take (RULES.md's names) as the flat keys
+    supply_limited / laureates_holder_may_take; one switch may not be set both ways."""
+    sub = rules_table.table(key)
+    for name in sub.keys():
+        flat = f"{key}_{name}"
+        if name not in RULE_DOTTED[key]:
+            options = tuple(f"{key}.{n}" for n in RULE_DOTTED[key])
+            raise sub.error(name, f"unknown rule{nearest(f'{key}.{name}', options)}; "
+                                  f"allowed here: {allowed(options)}")
+        if rules_table.has(flat):
+            raise sub.error(name, f"set twice: as {key}.{name} and as {flat}; keep one")
+        rules_raw[flat] = sub.data[name]
+        origins[flat] = (sub.file, sub.keypath(name))
 
 
 @functools.cache
