@@ -222,7 +222,7 @@ class State(NamedTuple):
     # policy workspaces
     hand_size: np.ndarray  # int32[seat] cards in hand (the View's derived array)
     policy_values: np.ndarray  # float64[max_legal] an evaluation of each legal action
-    policy_need: np.ndarray  # float64[resource] resources the cards of interest still need
+    policy_need: np.ndarray  # float64[resource] resources the cards of interest still need (beyond the stock, after evaluate.need_to_gap)
     policy_delta: np.ndarray  # float64[resource] one action's change to personal stock
     policy_cards: np.ndarray  # float64[row, card id] per-decision card evaluations (policies/evaluate.py WS_*)
     policy_goal_bonus: np.ndarray  # float64[completed type + 1] per-decision goal bonuses of one completion (evaluate.goal_bonuses)
