@@ -35,6 +35,7 @@ from simcell.kernel.enums import (
     RESOURCES,
     flow_row_names,
 )
+from simcell.kernel.jit import kernel_jit
 from simcell.kernel.state import GameRecords, PlayerRecords
 
 RECORD_SCHEMA_VERSION = 1
@@ -143,17 +144,25 @@ def runner_aggregates(pr: PlayerRecords, players: int, n_games: int, labels: int
     label = pr.policy[:n].astype(np.int64)
     seat = pr.seat[:n].astype(np.int64)
     row_block = np.repeat(game_blocks, p) - first_block
-    seat_out = np.zeros((n_blocks, labels, p, len(SEAT_MEASURES)), np.int64)
-    flow_out = np.zeros((n_blocks, labels, p, flows.shape[1]), np.int64)
     key = (row_block * labels + label) * p + seat
-    for k in np.unique(key):
-        rows = key == k
-        b, rest = divmod(int(k), labels * p)
-        lab, s = divmod(rest, p)
-        seat_out[b, lab, s] = per_row[rows].sum(axis=0)
-        flow_out[b, lab, s] = flows[rows].sum(axis=0, dtype=np.int64)
+    cells = n_blocks * labels * p
+    seat_out = np.zeros((cells, per_row.shape[1]), np.int64)
+    flow_out = np.zeros((cells, flows.shape[1]), np.int64)
+    add_rows_by_key(per_row, key, seat_out)
+    add_rows_by_key(flows, key, flow_out)
+    seat_out = seat_out.reshape(n_blocks, labels, p, len(SEAT_MEASURES))
     return {"seat": seat_out,
             "flows": flow_out.reshape(n_blocks, labels, p, -1, N_RESOURCES)}
+
+
+@kernel_jit
+def add_rows_by_key(rows, key, out):
+    """out[k] += rows[i] for every i with key[i] == k, in one pass over the rows (a chunk's flows
+    are 50,000 rows x 230 cells: a masked sum per key read them once per key, 40 ms a chunk)."""
+    for i in range(rows.shape[0]):
+        k = key[i]
+        for j in range(rows.shape[1]):
+            out[k, j] += rows[i, j]
 
 
 def axis_labels(game: GameDefinition, name: str) -> dict[str, list]:
