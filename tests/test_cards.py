@@ -14,6 +14,7 @@ with probability below 0.5%:
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -242,3 +243,45 @@ def test_card_sums_part_by_part_equal_the_whole_run(tmp_path):
                           cs.bits_by_block(df["completed_mask"].to_numpy() & acquired, starts)[0])
     assert sums.dealt.sum() > 0 and sums.completed.sum() > 0
     assert sums.head["game"].tolist() == df["game"].tolist()  # all 2990 games: < ASSOCIATION_GAMES
+
+
+def test_association_is_within_game_ols_with_game_clustered_errors():
+    """The association of each card equals statsmodels' OLS of win share on completing it, the
+    controls (seat and policy dummies, cards completed) and game fixed effects, with the
+    cluster-by-game sandwich (no small-sample factor); also with controls that are collinear
+    (a policy column that repeats a seat column)."""
+    import statsmodels.api as sm
+
+    rng = np.random.default_rng(3)
+    games, p = 300, 4
+    for collinear in (False, True):
+        seat = np.tile(np.arange(p), games)
+        policy = (seat == 1).astype(int) if collinear else rng.integers(0, 3, games * p)
+        done = rng.integers(0, 3, (games * p, 6))
+        masks = np.zeros(games * p, np.uint64)
+        for card in (2, 5, 40):
+            hit = rng.random(games * p) < 0.3
+            masks[hit] |= np.uint64(1) << np.uint64(card)
+        win = rng.random((games, p)) + 0.4 * ((masks >> np.uint64(5)) & np.uint64(1)).reshape(games, p)
+        win = (win == win.max(axis=1, keepdims=True)).astype(float).reshape(-1)
+        df = pd.DataFrame({"seat": seat, "policy": policy, "win_share": win, "completed_mask": masks,
+                           "cards_completed": done.sum(axis=1)})
+        ids = np.array([2, 5, 40])
+        beta, se = cs.association(df, p, ids)
+        game = np.repeat(np.arange(games), p)
+
+        def within(x):
+            x = np.asarray(x, float).reshape(games, p, -1)
+            return (x - x.mean(axis=1, keepdims=True)).reshape(games * p, -1)
+
+        controls = np.hstack([np.eye(p)[seat][:, 1:], np.eye(policy.max() + 1)[policy][:, 1:],
+                              df[["cards_completed"]].to_numpy(float)])
+        for j, card in enumerate(ids):
+            x = ((masks >> np.uint64(card)) & np.uint64(1)).astype(float)[:, None]
+            with warnings.catch_warnings():  # the collinear case is rank-deficient by design
+                warnings.simplefilter("ignore", sm.tools.sm_exceptions.SingularMatrixWarning)
+                fit = sm.OLS(within(win)[:, 0], within(np.hstack([x, controls]))).fit(
+                    cov_type="cluster",
+                    cov_kwds={"groups": game, "use_correction": False, "df_correction": False})
+            assert beta[j] == pytest.approx(fit.params[0], rel=1e-9, abs=1e-12)
+            assert se[j] == pytest.approx(fit.bse[0], rel=1e-7)

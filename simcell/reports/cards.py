@@ -40,6 +40,12 @@ class CardEffects:
     df: int  # jackknife degrees of freedom (blocks - 1)
 
 
+def mask_bits(masks: np.ndarray) -> np.ndarray:
+    """rows x 64 uint8: bit j of each uint64 card mask (card id j), unpacked in one step."""
+    m = np.ascontiguousarray(masks, dtype=np.uint64)
+    return np.unpackbits(m.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+
+
 def set_bits(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(row, card id) of every set bit of uint64 card masks: lowest bit first, one vectorised
     step per bit a row can hold (card masks are sparse: a few bits of 64)."""
@@ -252,17 +258,20 @@ def association(df: pd.DataFrame, players: int, card_ids: np.ndarray,
     z = demean(np.hstack([seats, pol, cards_done]))
     z = z[:, np.abs(z).sum(axis=0) > 0]
     y = demean(d["win_share"].to_numpy())[:, 0]
-    rows, cards = set_bits(d["completed_mask"].to_numpy())
-    bits = np.zeros((len(d), 64))
-    bits[rows, cards] = 1.0
-    x = demean(bits[:, card_ids])
+    x = demean(mask_bits(d["completed_mask"].to_numpy())[:, card_ids])
     if z.shape[1]:
-        y = y - z @ np.linalg.lstsq(z, y, rcond=None)[0]
-        x = x - z @ np.linalg.lstsq(z, x, rcond=None)[0]
-    sxx = (x * x).sum(axis=0)
+        # residuals after the controls: projection on z through the small normal equations
+        # (z has a handful of columns; pinv copes with collinear controls as lstsq did)
+        zz = np.linalg.pinv(z.T @ z)
+        y = y - z @ (zz @ (z.T @ y))
+        x -= z @ (zz @ (z.T @ x))
+    x3 = x.reshape(n_games, players, -1)
+    y3 = y.reshape(n_games, players)
+    sxx_g = np.einsum("gpk,gpk->gk", x3, x3)  # per game (cluster) sums, no rows x cards temporaries
+    sxy_g = np.einsum("gpk,gp->gk", x3, y3)
+    sxx = sxx_g.sum(axis=0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        beta = (x * y[:, None]).sum(axis=0) / sxx
-        e = y[:, None] - x * beta[None, :]
-        score = (x * e).reshape(n_games, players, -1).sum(axis=1)  # per game (cluster)
+        beta = sxy_g.sum(axis=0) / sxx
+        score = sxy_g - sxx_g * beta[None, :]  # per game: sum of x * (y - x * beta)
         se = np.sqrt((score ** 2).sum(axis=0)) / sxx
     return beta, se

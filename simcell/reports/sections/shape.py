@@ -82,17 +82,18 @@ class _ShapeSums:
             self.hist[name].add(blocks, v.astype(np.int64))
         for col in ("vesicles_lost", "flasks_exhausted", "grey_used"):
             self.sums[col] += block_totals(blocks, k, df[col].to_numpy().reshape(-1, p).sum(axis=1).astype(float))
-        # lead stability: the unique leader after round r, its share of the win
+        # lead stability: the unique leader after round r, its share of the win (all rounds at
+        # once: games x rounds x players)
         share = df["win_share"].to_numpy().reshape(-1, p)
-        for r in range(1, rounds):
-            h_r = df[f"hp_round_{r}"].to_numpy().reshape(-1, p)
-            top = h_r.max(axis=1, keepdims=True)
-            unique = (h_r == top).sum(axis=1) == 1
-            leader = h_r.argmax(axis=1)
-            won = share[np.arange(len(share)), leader] * unique
-            self.lead[r - 1][0][:] += block_totals(blocks, k, won)
-            self.lead[r - 1][1][:] += block_totals(blocks, k, unique.astype(float))
-            self.unique_games[r - 1] += unique.sum()
+        if rounds > 1:
+            h = np.stack([df[f"hp_round_{r}"].to_numpy() for r in range(1, rounds)], axis=1)
+            h = h.reshape(-1, p, rounds - 1).transpose(0, 2, 1)
+            unique = (h == h.max(axis=2, keepdims=True)).sum(axis=2) == 1
+            won = np.take_along_axis(share, h.argmax(axis=2), axis=1) * unique
+            for r in range(rounds - 1):
+                self.lead[r][0][:] += block_totals(blocks, k, won[:, r])
+                self.lead[r][1][:] += block_totals(blocks, k, unique[:, r].astype(float))
+            self.unique_games += unique.sum(axis=0)
         self.ties += int(g["tie"].sum())
         for res in RESOURCES:
             peak = g[f"peak_{res}"].to_numpy()
@@ -102,9 +103,14 @@ class _ShapeSums:
         order = g[[f"event_{j}" for j in range(len(self.events))]].to_numpy()
         in_deck = (order >= 0).sum(axis=1)
         table = hp.sum(axis=1).astype(float)
+        # position of each event id in each game's deck (-1: set aside); an id appears at most once
+        ids = [ev["id"] for ev in self.events]
+        pos_of = np.full((len(order), max(ids) + 1), -1)
+        gi, j = np.nonzero(order >= 0)
+        pos_of[gi, order[gi, j]] = j
         for ev in self.events:
-            pos = np.argmax(order == ev["id"], axis=1)
-            present = (order == ev["id"]).any(axis=1)
+            pos = pos_of[:, ev["id"]]
+            present = pos >= 0
             early = present & (pos < in_deck / 2)
             late = present & (pos >= in_deck / 2)
             for acc, w in zip(self.event_sums[ev["id"]], (table * early, early * 1.0, table * late, late * 1.0)):
