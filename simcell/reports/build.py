@@ -41,9 +41,10 @@ SECTIONS: dict[str, Callable[[RunData], Section]] = {
     "advice": advice.build,
     "notes": lambda run: header.notes(),
 }
-# built beside the rest: about half the work (1M games: 4.9 s of 9.8), and none of the card and
-# seat figures that verdicts, cards, seats and advice share through RunData.cache
-SIDE_GROUP = ("sources", "policies", "shape")
+# built beside the rest: about half the work (1M games, one process each: these 5.3 s, the rest
+# 4.9 s), and none of the card and seat figures that verdicts, cards, seats and advice share
+# through RunData.cache
+SIDE_GROUP = ("sources", "shape")
 
 
 def build_sections(root: Path, names: tuple[str, ...]) -> dict[str, Section]:
