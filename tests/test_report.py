@@ -316,3 +316,21 @@ def test_notebook_runs_on_a_run_directory(random_run, monkeypatch):
         exec(compile("".join(cell["source"]), "explore_run.ipynb", "exec"), namespace)
     assert namespace["gap"].index[0].startswith("hp_")
     assert os.environ["SIMCELL_RUN_DIR"] == str(random_run)
+
+
+def test_seat_equality_test_survives_a_short_run_with_a_constant_seat():
+    """Ten games with a tie and a seat that never won: the covariance is singular (found by a
+    10-game `simcell run`, whose report crashed in np.linalg.solve). The test falls back to the
+    generalised inverse with df = its rank, and to no test when nothing varies."""
+    s = np.zeros((10, 3))
+    s[:6, 0] = 1.0
+    s[6:9, 1] = 1.0
+    s[9, [0, 1]] = 0.5  # a tie; seat 2 never wins
+    test = iv.seat_equality(s)
+    assert test.df == 1 and "singular" in test.name
+    assert np.isfinite(test.statistic) and 0.0 <= test.p_value <= 1.0
+    flat = np.full((10, 2), 0.5)  # every game tied: nothing varies
+    none = iv.seat_equality(flat)
+    assert none.df == 0 and np.isnan(none.statistic) and np.isnan(none.p_value)
+    full = iv.seat_equality(np.vstack([s, [[0.0, 0.5, 0.5]]]))  # seat 2 ties once: full rank
+    assert full.df == 2 and "singular" not in full.name

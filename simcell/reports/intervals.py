@@ -194,8 +194,18 @@ def seat_equality(shares: np.ndarray) -> TestResult:
     mean = x.mean(axis=0)
     cov = np.cov(x, rowvar=False, ddof=1).reshape(n - 1, n - 1) / games
     d = mean - 1.0 / n
-    w = float(d @ np.linalg.solve(cov, d))
-    return TestResult("Wald chi-square on mean win shares", w, n - 1, float(stats.chi2.sf(w, n - 1)))
+    rank = int(np.linalg.matrix_rank(cov))
+    if rank == n - 1:
+        w = float(d @ np.linalg.solve(cov, d))
+        return TestResult("Wald chi-square on mean win shares", w, n - 1, float(stats.chi2.sf(w, n - 1)))
+    # a short run can leave a seat's share constant (it never won, or never tied): the
+    # covariance is singular, so the Wald form uses its generalised inverse with df = rank
+    # (no test at all when nothing varies)
+    name = f"Wald chi-square on mean win shares (singular covariance: too few games, df = rank {rank})"
+    if rank == 0:
+        return TestResult(name, float("nan"), 0, float("nan"))
+    w = float(d @ np.linalg.pinv(cov) @ d)
+    return TestResult(name, w, rank, float(stats.chi2.sf(w, rank)))
 
 
 # -- sample size -------------------------------------------------------------------------------
