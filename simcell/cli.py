@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import sys
+import threading
 from pathlib import Path
 import typer
 
@@ -100,6 +103,11 @@ def validate(config: Path = typer.Argument(..., help="Run config (TOML) to check
     typer.echo("ok")
 
 
+def _preload_report() -> None:
+    with contextlib.suppress(Exception):  # an import error shows where the report is built
+        importlib.import_module("simcell.reports.build")
+
+
 @app.command("run")
 def run_command(
     config: Path = typer.Argument(..., help="Run config (TOML)."),
@@ -154,6 +162,10 @@ def run_command(
         return
     from simcell.runner.progress import progress_bar
 
+    # the report's imports (pandas plotting, scipy.stats, matplotlib: ~1 s) load while the
+    # workers play, instead of after the run with a core idle
+    preload = threading.Thread(target=_preload_report, daemon=True)
+    preload.start()
     try:
         with progress_bar(quiet) as bar:
             runner.progress = bar
@@ -169,6 +181,7 @@ def run_command(
     except UserPolicyError as exc:
         _fail(f"{config}: {exc}")
         return
+    preload.join()  # the report forks a side process: no thread may be mid-import then
     from simcell.reports.build import build_report
 
     try:
