@@ -21,6 +21,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from simcell.kernel.bits import lowest_bit
+from simcell.kernel.jit import kernel_jit
 from simcell.reports.intervals import sidak
 
 ATP_VALUE = {"atp": 1.0, "mrna": 1.0, "lipid": 1.0, "carb": 4.0, "protein": 2.0}  # STATISTICS.md
@@ -46,26 +48,6 @@ def mask_bits(masks: np.ndarray) -> np.ndarray:
     return np.unpackbits(m.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
 
 
-def set_bits(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(row, card id) of every set bit of uint64 card masks: lowest bit first, one vectorised
-    step per bit a row can hold (card masks are sparse: a few bits of 64)."""
-    m = np.asarray(masks).astype(np.uint64)
-    rows = np.arange(len(m))
-    out_rows, out_cards = [], []
-    while True:
-        keep = m != 0
-        m, rows = m[keep], rows[keep]
-        if not len(m):
-            break
-        low = m & (~m + np.uint64(1))  # the lowest set bit
-        out_rows.append(rows)
-        out_cards.append(np.log2(low.astype(np.float64)).astype(np.int64))  # exact: a power of 2
-        m = m ^ low
-    if not out_rows:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    return np.concatenate(out_rows), np.concatenate(out_cards)
-
-
 def block_starts(row_blocks: np.ndarray, blocks: int) -> np.ndarray:
     """First row of each block (rows sorted by block): bounds for slicing block by block."""
     return np.searchsorted(row_blocks, np.arange(blocks + 1))
@@ -74,22 +56,38 @@ def block_starts(row_blocks: np.ndarray, blocks: int) -> np.ndarray:
 def bits_by_block(masks: np.ndarray, starts: np.ndarray,
                   weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """Per block and card id: the rows whose mask holds the card (blocks x 64) and, with
-    `weights` (rows x m), the sums of their weights (blocks x 64 x m). One pass over the masks,
-    block by block (memory stays bounded)."""
+    `weights` (rows x m), the sums of their weights (blocks x 64 x m). One compiled pass over
+    the masks (card_bit_sums); memory stays that of the masks."""
     k = len(starts) - 1
     counts = np.zeros((k, 64))
-    sums = None if weights is None else np.zeros((k, 64, weights.shape[1]))
-    for b in range(k):
-        lo, hi = starts[b], starts[b + 1]
-        if hi <= lo:
-            continue
-        rows, cards = set_bits(masks[lo:hi])
-        counts[b] = np.bincount(cards, minlength=64)
-        if sums is not None:
-            w = weights[lo:hi][rows]
-            for j in range(w.shape[1]):
-                sums[b, :, j] = np.bincount(cards, weights=w[:, j], minlength=64)
-    return counts, sums
+    w = np.zeros((len(masks), 0)) if weights is None else np.ascontiguousarray(weights, np.float64)
+    sums = np.zeros((k, 64, w.shape[1]))
+    scratch = np.array(masks, dtype=np.uint64).view(np.int64)  # a copy: the pass clears its bits
+    card_bit_sums(scratch, np.asarray(starts, np.int64), w, counts, sums)
+    return counts, (None if weights is None else sums)
+
+
+@kernel_jit
+def card_bit_sums(masks, starts, weights, counts, sums):
+    """counts[b, c] += 1 and sums[b, c, :] += weights[row, :] for each set bit c of each row of
+    block b (rows starts[b] .. starts[b + 1] - 1). Clears `masks`. The sums are added in passes:
+    every row's lowest bit in row order, then every row's next bit, and so on (card masks are
+    sparse: a few passes), the order of a vectorised numpy version, so its figures are kept to
+    the last bit (tests/test_cards.py)."""
+    for b in range(len(starts) - 1):
+        more = True
+        while more:
+            more = False
+            for i in range(starts[b], starts[b + 1]):
+                m = masks[i]
+                if m == 0:
+                    continue
+                c = lowest_bit(m)
+                counts[b, c] += 1.0
+                for j in range(weights.shape[1]):
+                    sums[b, c, j] += weights[i, j]
+                masks[i] = m & (m - np.int64(1))
+                more = True
 
 
 def opening_hand_sums(dealt: np.ndarray, values: np.ndarray, players: int,
