@@ -42,21 +42,31 @@ def est_columns(prefix: str, est: Estimate, scale: float = 1.0, shift: float = 0
     return {prefix: e.value, f"{prefix}_low": e.low, f"{prefix}_high": e.high, f"{prefix}_se": e.se}
 
 
-def block_totals(blocks: np.ndarray, k: int, values: np.ndarray | None = None) -> np.ndarray:
-    """Per-block sums of `values` (None counts rows) over blocks 0..k-1 given each row's
-    block. Records come in game order, so their blocks are sorted and each block's rows are one
-    run: summed with np.add.reduceat in one pass, several times faster than np.bincount with
-    weights; unsorted blocks fall back to bincount."""
-    blocks = np.asarray(blocks)
-    v = np.ones(len(blocks)) if values is None else np.asarray(values, np.float64)
-    if len(blocks) > 1 and not np.all(blocks[1:] >= blocks[:-1]):
-        return np.bincount(blocks, weights=v, minlength=k)
-    bounds = np.searchsorted(blocks, np.arange(k + 1))
-    out = np.zeros(k)
-    filled = bounds[:-1] < bounds[1:]
-    if filled.any():
-        out[filled] = np.add.reduceat(v[: bounds[-1]], bounds[:-1][filled])
-    return out
+class Blocks:
+    """Each row's block (0..k-1), ready to sum columns by block. Records come in game order,
+    so their blocks are sorted and each block's rows are one run: the bounds of the runs are
+    found once, and each column is summed with np.add.reduceat in one pass (several times
+    faster than np.bincount with weights); unsorted blocks fall back to bincount."""
+
+    def __init__(self, blocks: np.ndarray, k: int):
+        self.blocks = np.asarray(blocks)
+        self.k = k
+        self.sorted = len(self.blocks) < 2 or bool(np.all(self.blocks[1:] >= self.blocks[:-1]))
+        if self.sorted:
+            bounds = np.searchsorted(self.blocks, np.arange(k + 1))
+            self.filled = bounds[:-1] < bounds[1:]
+            self.starts = bounds[:-1][self.filled]
+            self.end = bounds[-1]
+
+    def totals(self, values: np.ndarray | None = None) -> np.ndarray:
+        """Per-block sums of `values` (None counts rows)."""
+        v = np.ones(len(self.blocks)) if values is None else np.asarray(values, np.float64)
+        if not self.sorted:
+            return np.bincount(self.blocks, weights=v, minlength=self.k)
+        out = np.zeros(self.k)
+        if len(self.starts):
+            out[self.filled] = np.add.reduceat(v[: self.end], self.starts)
+        return out
 
 
 class BlockSums:

@@ -9,7 +9,7 @@ import pandas as pd
 
 from simcell.kernel.enums import RESOURCES
 from simcell.reports.data import ReportError, RunData, SegmentInfo
-from simcell.reports.estimates import block_totals, ci_of, est_columns, fmt
+from simcell.reports.estimates import Blocks, ci_of, est_columns, fmt
 from simcell.reports.intervals import bootstrap_quantile, jackknife, jackknife_ratio, wilson
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import figure
@@ -73,15 +73,16 @@ class _ShapeSums:
     def _add(self, run, seg, rounds, df, g) -> None:
         p, k = seg.players, seg.blocks
         blocks = run.block_of_games(seg, g["game"].to_numpy())
+        by_block = Blocks(blocks, k)
         self.games += len(blocks)
-        self.n_block += block_totals(blocks, k)
+        self.n_block += by_block.totals()
         hp = df["final_hp"].to_numpy().reshape(-1, p)
         top2 = np.sort(hp, axis=1)[:, -2:]
         for name, v in (("winning_hp", top2[:, 1]), ("margin", top2[:, 1] - top2[:, 0])):
-            self.sums[name] += block_totals(blocks, k, v.astype(float))
+            self.sums[name] += by_block.totals(v.astype(float))
             self.hist[name].add(blocks, v.astype(np.int64))
         for col in ("vesicles_lost", "flasks_exhausted", "grey_used"):
-            self.sums[col] += block_totals(blocks, k, df[col].to_numpy().reshape(-1, p).sum(axis=1).astype(float))
+            self.sums[col] += by_block.totals(df[col].to_numpy().reshape(-1, p).sum(axis=1).astype(float))
         # lead stability: the unique leader after round r, its share of the win (all rounds at
         # once: games x rounds x players)
         share = df["win_share"].to_numpy().reshape(-1, p)
@@ -91,14 +92,14 @@ class _ShapeSums:
             unique = (h == h.max(axis=2, keepdims=True)).sum(axis=2) == 1
             won = np.take_along_axis(share, h.argmax(axis=2), axis=1) * unique
             for r in range(rounds - 1):
-                self.lead[r][0][:] += block_totals(blocks, k, won[:, r])
-                self.lead[r][1][:] += block_totals(blocks, k, unique[:, r].astype(float))
+                self.lead[r][0][:] += by_block.totals(won[:, r])
+                self.lead[r][1][:] += by_block.totals(unique[:, r].astype(float))
             self.unique_games += unique.sum(axis=0)
         self.ties += int(g["tie"].sum())
         for res in RESOURCES:
             peak = g[f"peak_{res}"].to_numpy()
             self.peaks[res].append(peak)
-            self.peak_sums[res] += block_totals(blocks, k, peak.astype(float))
+            self.peak_sums[res] += by_block.totals(peak.astype(float))
         # event timing: table HP when the event comes in the first or the second half of the deck
         order = g[[f"event_{j}" for j in range(len(self.events))]].to_numpy()
         in_deck = (order >= 0).sum(axis=1)
@@ -114,7 +115,7 @@ class _ShapeSums:
             early = present & (pos < in_deck / 2)
             late = present & (pos >= in_deck / 2)
             for acc, w in zip(self.event_sums[ev["id"]], (table * early, early * 1.0, table * late, late * 1.0)):
-                acc += block_totals(blocks, k, w)
+                acc += by_block.totals(w)
             self.event_games[ev["id"]] += int(present.sum())
 
 

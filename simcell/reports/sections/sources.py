@@ -10,7 +10,7 @@ import pandas as pd
 
 from simcell.kernel.enums import HP_SOURCES
 from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
-from simcell.reports.estimates import BlockSums, block_totals, ci_of, est_columns, fmt
+from simcell.reports.estimates import Blocks, BlockSums, ci_of, est_columns, fmt
 from simcell.reports.intervals import jackknife, jackknife_ratio
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import SOURCE_COLOURS, figure, pretty
@@ -19,11 +19,8 @@ from simcell.reports.style import SOURCE_COLOURS, figure, pretty
 def variance_sums(run: RunData, seg: SegmentInfo, df: pd.DataFrame) -> dict[str, np.ndarray]:
     """Per-block sums behind the variance shares: n, y, y^2 (y = final HP) and, per source x,
     x and x y. The sums over parts add up to those over the run."""
-    blocks = run.block_of_games(seg, df["game"].to_numpy())
+    per_block = Blocks(run.block_of_games(seg, df["game"].to_numpy()), seg.blocks).totals
     y = df["final_hp"].to_numpy(np.float64)
-
-    def per_block(w):
-        return block_totals(blocks, seg.blocks, w)
 
     out = {"n": per_block(np.ones_like(y)), "y": per_block(y), "yy": per_block(y * y)}
     for c in HP_SOURCE_COLUMNS:
