@@ -103,9 +103,35 @@ def validate(config: Path = typer.Argument(..., help="Run config (TOML) to check
     typer.echo("ok")
 
 
-def _preload_report() -> None:
-    with contextlib.suppress(Exception):  # an import error shows where the report is built
-        importlib.import_module("simcell.reports.build")
+class _ReportPreload:
+    """The run's progress callback (the bar's, if any) that also imports the report's modules
+    (pandas plotting, scipy.stats, matplotlib: ~1 s) in a thread while the workers play: after
+    the run they took that second with a core idle. The thread starts when the first chunk is
+    in, once the run's own imports are done, so the two threads never import a module at the
+    same time; not with a Dask cluster, whose client threads may import at any time."""
+
+    def __init__(self, bar, enabled: bool):
+        self.bar, self.enabled = bar, enabled
+        self.calls = 0
+        self.thread: threading.Thread | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar:
+            self.bar(done, total)
+        self.calls += 1  # the first call comes before any chunk, the second after the first
+        if self.enabled and self.calls == 2:
+            self.thread = threading.Thread(target=self._load, daemon=True)
+            self.thread.start()
+
+    @staticmethod
+    def _load() -> None:
+        with contextlib.suppress(Exception):  # an import error shows where the report is built
+            importlib.import_module("simcell.reports.build")
+
+    def join(self) -> None:
+        """Wait for the imports (the report forks a side process: no thread may be mid-import)."""
+        if self.thread is not None:
+            self.thread.join()
 
 
 @app.command("run")
@@ -162,13 +188,10 @@ def run_command(
         return
     from simcell.runner.progress import progress_bar
 
-    # the report's imports (pandas plotting, scipy.stats, matplotlib: ~1 s) load while the
-    # workers play, instead of after the run with a core idle
-    preload = threading.Thread(target=_preload_report, daemon=True)
-    preload.start()
+    preload = None
     try:
         with progress_bar(quiet) as bar:
-            runner.progress = bar
+            preload = runner.progress = _ReportPreload(bar, enabled=not runner.dask)
             outcome = runner.run()
     except KeyboardInterrupt:
         target = runner.root or "DIR"
@@ -181,7 +204,7 @@ def run_command(
     except UserPolicyError as exc:
         _fail(f"{config}: {exc}")
         return
-    preload.join()  # the report forks a side process: no thread may be mid-import then
+    preload.join()
     from simcell.reports.build import build_report
 
     try:

@@ -342,3 +342,26 @@ def test_cli_run_prints_a_summary(tmp_path):
     bad = CliRunner().invoke(app, ["run", str(config), "--players", "7"])
     assert bad.exit_code == 2 and "outside 2-5" in bad.output
     assert not os.path.exists(tmp_path / "runs")
+
+
+def test_report_preload_starts_after_the_first_chunk_and_not_with_dask(monkeypatch):
+    """`simcell run` imports the report's modules beside the workers once the first chunk is
+    in (the run's own imports are done by then); never with a Dask cluster; the bar still sees
+    every update."""
+    from simcell import cli
+
+    loads = []
+    monkeypatch.setattr(cli._ReportPreload, "_load", staticmethod(lambda: loads.append(1)))
+    seen = []
+    p = cli._ReportPreload(lambda d, t: seen.append((d, t)), enabled=True)
+    p(0, 30)  # before any chunk
+    assert p.thread is None
+    p(10, 30)  # the first chunk is in
+    p(20, 30)
+    p.join()
+    assert loads == [1] and seen == [(0, 30), (10, 30), (20, 30)]
+    off = cli._ReportPreload(None, enabled=False)  # --quiet (no bar) on a Dask cluster
+    off(0, 30)
+    off(10, 30)
+    off.join()
+    assert off.thread is None and loads == [1]
