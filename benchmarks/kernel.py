@@ -1,11 +1,19 @@
 """Kernel benchmark: games and decisions per second for one policy in every seat (default random),
 2-5 players, records on.
 
-What the figure includes: setup, every decision (legal actions, the random policy's draw,
-applying the action, Phase 2, scoring), writing the per-(game, player) and per-game records
-and the block aggregates, in one thread per core (games split in equal chunks across
-processes, since numba's own threads add nothing to independent games). It excludes the first
-compile (cached on disk) and converting records to DataFrames or Parquet.
+What the figure includes: setup, every decision (legal actions, the policy's choice, applying
+the action, Phase 2, scoring), writing the per-(game, player) and per-game record columns and
+the block aggregates, in one process per core (games split in equal shares across processes,
+since numba's own threads add nothing to independent games). Each process plays its share as
+`simcell run`'s workers do: in work units of the runner's largest size (plan.MAX_CHUNK_GAMES)
+into record buffers reused from unit to unit (runner/games.play_chunk_columns). It excludes the
+first compile (cached on disk) and what the runner does with the columns afterwards (Arrow
+tables and Parquet, in `benchmarks/runner.py`'s overhead).
+
+Until 2026-12-01 this benchmark played each share as one call of runner/games.play_chunk: one
+work unit of 50,000 games into freshly allocated buffers, then a copy of the columns into numpy
+structured arrays, inside the timing. The runner does neither; the copy and the first touch of
+the fresh buffers (about 0.4 s a share) took 6% (planner) to 17% (random) off the figures.
 
     python benchmarks/kernel.py [--games N] [--workers W] [--policy NAME] [--players 2 3 4 5]
                                 [--repeat R]
@@ -23,17 +31,28 @@ from concurrent.futures import ProcessPoolExecutor
 
 from simcell.config.load import load_default_game
 from simcell.runner.fields import homogeneous
-from simcell.runner.games import play_chunk
+from simcell.policies.user import no_user_policy
+from simcell.runner.games import chunk_buffers, play_chunk, play_chunk_columns, tables_for
+from simcell.runner.plan import MAX_CHUNK_GAMES
+
+BLOCKS = 64
 
 
 def _work(args: tuple[int, int, int, int, str]) -> tuple[int, float]:
     players, first, n, total, policy = args
     game = load_default_game()
     seating = homogeneous(policy, players)
-    play_chunk(game, players, 1, 0, 2, seating)  # load the compiled kernel
+    size = min(n, MAX_CHUNK_GAMES)
+    chunk_buffers(tables_for(game, players), (game, players), BLOCKS, size)  # as a worker's first unit
+    user_fn = no_user_policy()
+    play_chunk_columns(game, players, 1, 0, 2, seating, total, BLOCKS, False, user_fn)  # load the kernel
+    decisions = 0
     t = time.perf_counter()
-    chunk = play_chunk(game, players, 1, first, n, seating, total_games=total, blocks=64)
-    return chunk.decisions, time.perf_counter() - t
+    for start in range(first, first + n, size):
+        _, d = play_chunk_columns(game, players, 1, start, min(size, first + n - start), seating,
+                                  total, BLOCKS, False, user_fn)
+        decisions += d
+    return decisions, time.perf_counter() - t
 
 
 def main() -> None:

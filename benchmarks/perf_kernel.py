@@ -11,6 +11,7 @@ branches that collect samples (mispredictions). It needs perf, nm and objdump on
 warm cache (run any game first).
 
     python benchmarks/perf_kernel.py [--policy planner] [--games 30000] [--players 5] [--top 25]
+                                     [--listing FROM TO]
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def _short(symbol: str) -> str:
     return ".".join(parts) or symbol[:60]
 
 
-def _analyse(out: Path, data: Path, top: int) -> None:
+def _analyse(out: Path, data: Path, top: int, listing_range: tuple[int, int] | None) -> None:
     paths, entries = pickle.loads((out / "objects.pkl").read_bytes())
     ips = [int(x, 16) for x in subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"],
                                               capture_output=True, text=True).stdout.split()]
@@ -134,6 +135,11 @@ def _analyse(out: Path, data: Path, top: int) -> None:
     print(f"\nhottest instructions of {_short(symbol)} (samples, offset, instruction)")
     for o, n in hits.most_common(top):
         print(f"  {n:6d}  +{o:#7x}  {text.get(o, '?')[:90]}")
+    if listing_range:
+        lo, hi = listing_range
+        print(f"\n{_short(symbol)} from +{lo:#x} to +{hi:#x} (samples, offset, instruction)")
+        for o in sorted(t for t in text if lo <= t < hi):
+            print(f"  {hits.get(o, 0):6d}  +{o:#7x}  {text[o][:90]}")
 
 
 def main() -> None:
@@ -142,6 +148,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30_000)
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--listing", nargs=2, metavar=("FROM", "TO"),
+                        help="also print every instruction of the hottest function between two "
+                             "hex offsets, with its samples (e.g. --listing 0x4900 0x4b00)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -155,7 +164,8 @@ def main() -> None:
                "--child", tmp]
         subprocess.run(cmd, check=True)
         print(f"perf profile: {args.policy} in every seat, {args.players} players, {args.games:,} games, one process")
-        _analyse(out, data, args.top)
+        listing = tuple(int(x, 16) for x in args.listing) if args.listing else None
+        _analyse(out, data, args.top, listing)
 
 
 if __name__ == "__main__":
