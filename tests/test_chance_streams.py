@@ -8,8 +8,11 @@ import dataclasses
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simcell.config.load import load_default_game
+from simcell.kernel.chance import item_hash, keyed_shuffle
 from simcell.runner.fields import homogeneous
 from simcell.runner.games import play_chunk
 
@@ -71,3 +74,24 @@ def test_different_seeds_give_different_games() -> None:
     a = play_chunk(game, 3, 1, 0, 50)
     b = play_chunk(game, 3, 2, 0, 50)
     assert (a.games["event_order"] != b.games["event_order"]).any()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    key=st.integers(0, 2**64 - 1),
+    ids=st.lists(st.integers(0, 63), max_size=64),
+)
+def test_keyed_shuffle_orders_by_hash_then_id(key: int, ids: list[int]) -> None:
+    """The shuffle is a stable sort by (item_hash(key, id), id), written out in plain Python
+    here; repeated ids (which no shuffle of the game has) keep to it too."""
+    key64 = np.uint64(key)
+    expected = sorted(ids, key=lambda i: (int(item_hash(key64, np.uint64(i))), i))
+    arr = np.array(ids, np.int32)
+    keyed_shuffle(key64, arr, len(ids), np.zeros(max(len(ids), 1), np.uint64))
+    assert arr.tolist() == expected
+
+
+def test_keyed_shuffle_leaves_entries_past_n_alone() -> None:
+    arr = np.array([5, 3, 9, 1, 7, 7], np.int32)
+    keyed_shuffle(np.uint64(99), arr, 4, np.zeros(4, np.uint64))
+    assert sorted(arr[:4].tolist()) == [1, 3, 5, 9] and arr[4:].tolist() == [7, 7]
