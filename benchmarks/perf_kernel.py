@@ -11,7 +11,7 @@ branches that collect samples (mispredictions). It needs perf, nm and objdump on
 warm cache (run any game first).
 
     python benchmarks/perf_kernel.py [--policy planner] [--games 30000] [--players 5] [--top 25]
-                                     [--listing FROM TO]
+                                     [--function NAME] [--listing FROM TO]
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ def _short(symbol: str) -> str:
     return ".".join(parts) or symbol[:60]
 
 
-def _analyse(out: Path, data: Path, top: int, listing_range: tuple[int, int] | None) -> None:
+def _analyse(out: Path, data: Path, top: int, listing_range: tuple[int, int] | None,
+             function: str | None = None) -> None:
     paths, entries = pickle.loads((out / "objects.pkl").read_bytes())
     ips = [int(x, 16) for x in subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"],
                                               capture_output=True, text=True).stdout.split()]
@@ -115,6 +116,11 @@ def _analyse(out: Path, data: Path, top: int, listing_range: tuple[int, int] | N
     for k, n in by_function.most_common(12):
         print(f"  {100 * n / jit:5.1f}%  {_short(ranges[k][2])}")
     k = by_function.most_common(1)[0][0]
+    if function:  # the hottest compiled function whose name contains `function`
+        named = [j for j, _ in by_function.most_common() if function in _short(ranges[j][2])]
+        if not named:
+            sys.exit(f"no compiled function with samples is named like {function!r}")
+        k = named[0]
     _, _, symbol, path, off = ranges[k]
     size = ranges[k][1] - ranges[k][0]
     listing = subprocess.run(["objdump", "-d", "--no-show-raw-insn", f"--start-address={off}",
@@ -148,6 +154,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30_000)
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--function", default=None,
+                        help="list this compiled function (a part of its name, e.g. play_chunk) "
+                             "instead of the hottest")
     parser.add_argument("--listing", nargs=2, metavar=("FROM", "TO"),
                         help="also print every instruction of the hottest function between two "
                              "hex offsets, with its samples (e.g. --listing 0x4900 0x4b00)")
@@ -165,7 +174,7 @@ def main() -> None:
         subprocess.run(cmd, check=True)
         print(f"perf profile: {args.policy} in every seat, {args.players} players, {args.games:,} games, one process")
         listing = tuple(int(x, 16) for x in args.listing) if args.listing else None
-        _analyse(out, data, args.top, listing)
+        _analyse(out, data, args.top, listing, args.function)
 
 
 if __name__ == "__main__":
