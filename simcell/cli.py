@@ -103,6 +103,13 @@ def validate(config: Path = typer.Argument(..., help="Run config (TOML) to check
     typer.echo("ok")
 
 
+# shown before a local run whose kernel is not in numba's cache yet, so that a bar standing at
+# zero for minutes is explained (a Dask cluster's workers compile on their own machines)
+FIRST_COMPILE_NOTE = ("compiling the game kernel: the first run of this simcell code on this "
+                      "machine spends about 5 minutes on it before the first games are in "
+                      "(cached on disk after)")
+
+
 class _ReportPreload:
     """The run's progress callback (the bar's, if any) that also imports the report's modules
     (pandas plotting, scipy.stats, matplotlib: ~1 s) in a thread while the workers play: after
@@ -188,6 +195,11 @@ def run_command(
         return
     from simcell.runner.progress import progress_bar
 
+    if not quiet and not runner.dask:
+        from simcell.runner.games import kernel_compiled
+
+        if kernel_compiled() is False:
+            typer.echo(FIRST_COMPILE_NOTE, err=True)
     preload = None
     try:
         with progress_bar(quiet) as bar:

@@ -365,3 +365,52 @@ def test_report_preload_starts_after_the_first_chunk_and_not_with_dask(monkeypat
     off(10, 30)
     off.join()
     assert off.thread is None and loads == [1]
+
+
+def test_kernel_compiled_reads_the_cache_without_compiling(tmp_path):
+    """True here (the suite has played games, so the kernel is in the cache); False in a new
+    interpreter pointed at an empty cache folder, which answers at once, compiling nothing."""
+    from simcell.config.load import load_default_game
+    from simcell.runner.games import kernel_compiled, play_chunk
+
+    play_chunk(load_default_game(), 2, 1, 0, 1)
+    assert kernel_compiled() is True
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "empty-cache"))
+    out = subprocess.run(
+        [sys.executable, "-c", "from simcell.runner.games import kernel_compiled; "
+         "print(kernel_compiled())"], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+    assert not list((tmp_path / "empty-cache").rglob("*.nb*"))  # no index, no compiled code
+
+
+@pytest.mark.parametrize(("compiled", "quiet", "noted"),
+                         [(False, False, True), (True, False, False), (None, False, False),
+                          (False, True, False)])
+def test_cli_run_says_when_the_kernel_compiles_first(tmp_path, monkeypatch, compiled, quiet,
+                                                      noted):
+    """A local run whose kernel is not cached yet says so before the bar stands at zero for
+    minutes; not when it is cached or unknown, and not with --quiet."""
+    from typer.testing import CliRunner
+
+    import simcell.runner.games as games
+    from simcell.cli import FIRST_COMPILE_NOTE, app
+
+    monkeypatch.setattr(games, "kernel_compiled", lambda: compiled)
+    config = write_config(tmp_path, games=10)
+    args = ["run", str(config), "--out", str(tmp_path / "o"), "--workers", "1"]
+    result = CliRunner().invoke(app, args + (["--quiet"] if quiet else []))
+    assert result.exit_code == 0, result.output
+    assert (FIRST_COMPILE_NOTE in result.output) == noted
+
+
+def test_progress_rate_counts_from_the_first_finished_unit():
+    """The bar's games/s leaves out worker start-up (and a first compile): blank until a
+    second unit is in, then games since the first unit over the time since it."""
+    from simcell.runner.progress import GameRate
+
+    rate = GameRate()
+    assert rate(300.0, 10_000) == ""  # the first unit came in after a 300 s compile
+    assert rate(300.0, 10_000) == ""
+    assert rate(301.0, 30_000) == "20,000 games/s"
+    assert rate(302.0, 40_000) == "15,000 games/s"

@@ -5,6 +5,7 @@ buffers and converts the kernel's record columns to numpy structured arrays."""
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -30,6 +31,20 @@ from simcell.kernel.state import (
 )
 
 TRACE_WORDS_PER_GAME = 400_000
+
+
+def kernel_compiled() -> bool | None:
+    """Whether numba's on-disk cache holds the game kernel compiled for this simcell code and
+    its current source files, so the next game loads it instead of compiling it (a few
+    minutes); None when this numba's cache is not laid out as read here (the index file of
+    the entry point's FunctionCache). Nothing is compiled or loaded."""
+    from simcell.kernel.game import play_chunk as kernel_entry
+
+    try:
+        index = kernel_entry._cache._cache_file._load_index()
+    except (AttributeError, OSError, EOFError, ValueError, pickle.UnpicklingError):
+        return None
+    return bool(index)
 
 
 @lru_cache(maxsize=32)

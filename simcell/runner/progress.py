@@ -6,6 +6,24 @@ import time
 from contextlib import contextmanager
 
 
+class GameRate:
+    """Games per second from the first finished work unit on: worker start-up (and, on a first
+    run, the kernel's compile) is not play, and counting it would show a fraction of the
+    speed until the end. Blank until a second unit is in."""
+
+    def __init__(self) -> None:
+        self.first: tuple[float, int] | None = None  # (time, games done) at the first unit
+
+    def __call__(self, now: float, done: int) -> str:
+        if self.first is None:
+            self.first = (now, done)
+            return ""
+        t0, d0 = self.first
+        if now <= t0 or done <= d0:
+            return ""
+        return f"{(done - d0) / (now - t0):,.0f} games/s"
+
+
 @contextmanager
 def progress_bar(quiet: bool):
     """A callable(done, total) that draws the bar (a no-op when quiet)."""
@@ -33,16 +51,13 @@ def progress_bar(quiet: bool):
     )
     with Progress(*columns, transient=False) as bar:
         task = None
-        start: list[float] = []
+        rate = GameRate()
 
         def update(done: int, total: int) -> None:
             nonlocal task
-            now = time.perf_counter()
-            if task is None:
+            if task is None:  # the first call comes before any unit is in
                 task = bar.add_task("games", total=total, completed=done, rate="")
-                start[:] = [now, done]
                 return
-            rate = (done - start[1]) / (now - start[0]) if now > start[0] else 0.0
-            bar.update(task, completed=done, rate=f"{rate:,.0f} games/s")
+            bar.update(task, completed=done, rate=rate(time.perf_counter(), done))
 
         yield update
