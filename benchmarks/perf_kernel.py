@@ -10,8 +10,21 @@ hot spots show: look for long `push` runs before a `call` (a real call passing t
 branches that collect samples (mispredictions). It needs perf, nm and objdump on PATH and a
 warm cache (run any game first).
 
+With `--lines` it attributes the samples to source lines and to the rules and policy functions
+they come from, inlined or not: the child compiles the kernel with numba's debug line tables into a
+cache folder of its own (LINES_CACHE; the first time takes about 35 minutes, later runs load it),
+with each instruction's source file folded into its line number (numba records only the line,
+under the outer function's file, so an inlined callee's lines would read against the wrong
+file). numba's debug mode would also turn on bounds checks and longer variable lifetimes; the
+child turns both off, so the build differs from `simcell run`'s by its line tables only (it
+played random games within 3% of the normal build's speed on one core, 2026-12-01).
+
+This VM offers no hardware counters (`perf stat` prints "not supported" for cycles, branch
+misses and cache misses), so samples come from a timer: they land on the instruction after the
+one the processor waited on, often the target of a mispredicted branch (a loop's head).
+
     python benchmarks/perf_kernel.py [--policy planner] [--games 30000] [--players 5] [--top 25]
-                                     [--function NAME] [--listing FROM TO]
+                                     [--function NAME] [--listing FROM TO] [--lines]
 """
 
 from __future__ import annotations
@@ -27,9 +40,54 @@ import sys
 import tempfile
 from pathlib import Path
 
+PACKAGE = Path(__file__).resolve().parent.parent / "simcell"
+LINES_CACHE = Path.home() / ".cache" / "simcell" / "perf-lines"
+FILE_RADIX = 10_000  # a line-table entry is file_id * FILE_RADIX + line
+
+
+def _layer_files() -> list[Path]:
+    """The numba-layer source files, in file-id order."""
+    return sorted(list((PACKAGE / "kernel").glob("*.py")) + list((PACKAGE / "policies").glob("*.py")))
+
+
+def _fold_files_into_lines() -> None:
+    """Make numba's debug line table name each instruction's own source file (as a file id
+    folded into the line number): numba marks a location by line only, under the compiled
+    function's file, and its IR inlining keeps each inlined instruction's own file and line."""
+    import numba.core.debuginfo as debuginfo
+
+    files = {str(f): i for i, f in enumerate(_layer_files())}
+    mark = debuginfo.DIBuilder.mark_location
+
+    def mark_location(self, builder, line):
+        lower = sys._getframe(1).f_locals.get("self")  # numba's Lower, whose .loc is the instruction's
+        loc = getattr(lower, "loc", None)
+        if loc is not None and loc.line == line and loc.filename:
+            line = files.get(str(Path(loc.filename).resolve()), FILE_RADIX - 1) * FILE_RADIX + line
+        return mark(self, builder, line)
+
+    debuginfo.DIBuilder.mark_location = mark_location
+
+    # numba's debug mode also turns on bounds checks and longer variable lifetimes (different,
+    # slower code, and a compile of hours): keep the line table only
+    from numba.core.cpu import CPUTargetOptions
+
+    finalize = CPUTargetOptions.finalize
+
+    def line_table_only(self, flags, options):
+        finalize(self, flags, options)
+        if flags.debuginfo:
+            flags.boundscheck = False
+            flags.dbg_extend_lifetimes = False
+            flags.dbg_directives_only = True
+
+    CPUTargetOptions.finalize = line_table_only
+
 
 def _child(policy: str, games: int, players: int, out: Path) -> None:
     """Play the games in this process and write the loaded objects and entry address to `out`."""
+    if os.environ.get("NUMBA_DEBUGINFO") == "1":
+        _fold_files_into_lines()
     import numba.core.codegen as codegen
 
     objects: dict[str, bytes] = {}
@@ -87,8 +145,70 @@ def _short(symbol: str) -> str:
     return ".".join(parts) or symbol[:60]
 
 
+def _line_table(path: str, lo: int, hi: int) -> tuple[list[int], list[int]]:
+    """(addresses, folded lines) of the object's DWARF line rows within [lo, hi), by address."""
+    text = subprocess.run(["objdump", "--dwarf=decodedline", path], capture_output=True,
+                          text=True).stdout
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"\S+\s+(\d+)\s+(0x[0-9a-f]+)", line)
+        if m:
+            address = int(m.group(2), 16)
+            if lo <= address < hi and int(m.group(1)) > 0:
+                rows[address] = int(m.group(1))
+    addresses = sorted(rows)
+    return addresses, [rows[a] for a in addresses]
+
+
+def _enclosing_functions(path: Path) -> list[str]:
+    """name[line] = the innermost function (def) a source line of `path` belongs to."""
+    import ast
+
+    source = path.read_text(encoding="utf-8")
+    names = ["(module)"] * (source.count("\n") + 2)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef):
+            for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                names[line] = node.name  # ast.walk meets outer functions first
+    return names
+
+
+def _print_lines(hits: collections.Counter, path: str, off: int, size: int, top: int) -> None:
+    """The function's samples by rules or policy function and by source line (--lines)."""
+    addresses, lines = _line_table(path, off, off + size)
+    if not addresses:
+        print("\nno line table in this object: --lines needs the kernel built with line tables")
+        return
+    files = _layer_files()
+    names = {i: _enclosing_functions(f) for i, f in enumerate(files)}
+    by_line, by_function = collections.Counter(), collections.Counter()
+    for o, n in hits.items():
+        k = bisect.bisect_right(addresses, o + off) - 1
+        folded = lines[k] if k >= 0 else 0
+        fid, line = divmod(folded, FILE_RADIX)
+        if 0 < fid < len(files):  # id 0 (kernel/__init__.py) has no code: an unfolded line
+            label = f"{files[fid].parent.name}/{files[fid].name}"
+            function = names[fid][line] if line < len(names[fid]) else "?"
+        else:
+            label, function = "(other)", "?"
+        by_line[(label, line)] += n
+        by_function[(label, function)] += n
+    total = sum(hits.values())
+    print("\nby rules or policy function, inlined ones included (share of its samples)")
+    for (label, function), n in by_function.most_common(top):
+        print(f"  {100 * n / total:5.1f}%  {label}:{function}")
+    print("\nby source line (share of its samples)")
+    for (label, line), n in by_line.most_common(top):
+        fid = next((i for i, f in enumerate(files) if f"{f.parent.name}/{f.name}" == label), None)
+        code = ""
+        if fid is not None:
+            source = files[fid].read_text(encoding="utf-8").splitlines()
+            code = source[line - 1].strip()[:70] if 0 < line <= len(source) else ""
+        print(f"  {100 * n / total:5.1f}%  {label}:{line:<5d} {code}")
+
+
 def _analyse(out: Path, data: Path, top: int, listing_range: tuple[int, int] | None,
-             function: str | None = None) -> None:
+             function: str | None = None, lines: bool = False) -> None:
     paths, entries = pickle.loads((out / "objects.pkl").read_bytes())
     ips = [int(x, 16) for x in subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"],
                                               capture_output=True, text=True).stdout.split()]
@@ -141,6 +261,8 @@ def _analyse(out: Path, data: Path, top: int, listing_range: tuple[int, int] | N
     print(f"\nhottest instructions of {_short(symbol)} (samples, offset, instruction)")
     for o, n in hits.most_common(top):
         print(f"  {n:6d}  +{o:#7x}  {text.get(o, '?')[:90]}")
+    if lines:
+        _print_lines(hits, path, off, size, top)
     if listing_range:
         lo, hi = listing_range
         print(f"\n{_short(symbol)} from +{lo:#x} to +{hi:#x} (samples, offset, instruction)")
@@ -160,6 +282,9 @@ def main() -> None:
     parser.add_argument("--listing", nargs=2, metavar=("FROM", "TO"),
                         help="also print every instruction of the hottest function between two "
                              "hex offsets, with its samples (e.g. --listing 0x4900 0x4b00)")
+    parser.add_argument("--lines", action="store_true",
+                        help="attribute the samples to source lines and functions (a kernel "
+                             f"built with line tables, cached in {LINES_CACHE})")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -171,10 +296,15 @@ def main() -> None:
         cmd = ["perf", "record", "-q", "-F", "4999", "-o", str(data), sys.executable, os.path.abspath(__file__),
                "--policy", args.policy, "--games", str(args.games), "--players", str(args.players),
                "--child", tmp]
-        subprocess.run(cmd, check=True)
+        env = dict(os.environ)
+        if args.lines:
+            env |= {"NUMBA_DEBUGINFO": "1", "SIMCELL_CACHE_DIR": str(LINES_CACHE)}
+            print(f"a kernel with line tables, from {LINES_CACHE} (compiled there the first time)",
+                  flush=True)
+        subprocess.run(cmd, check=True, env=env)
         print(f"perf profile: {args.policy} in every seat, {args.players} players, {args.games:,} games, one process")
         listing = tuple(int(x, 16) for x in args.listing) if args.listing else None
-        _analyse(out, data, args.top, listing, args.function)
+        _analyse(out, data, args.top, listing, args.function, args.lines)
 
 
 if __name__ == "__main__":
