@@ -24,6 +24,8 @@ from pathlib import Path
 
 CHILD = """
 import sys, time
+import simcell
+print(simcell.__file__)  # the parent checks that this is the build's own copy
 from simcell.config.load import load_default_game
 from simcell.runner import games as G
 from simcell.runner.fields import homogeneous
@@ -41,10 +43,20 @@ print(best)
 
 
 def _start(build: Path, core: int, args) -> subprocess.Popen:
+    # run in the build's directory: `python -c` puts the working directory first on sys.path,
+    # ahead of PYTHONPATH, so a child started from another checkout imports that checkout
     env = dict(os.environ, PYTHONPATH=str(build))
     cmd = [sys.executable, "-c", CHILD, args.policy, str(args.players), str(args.games)]
-    return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True,
+    return subprocess.Popen(cmd, env=env, cwd=build, stdout=subprocess.PIPE, text=True,
                             preexec_fn=lambda: os.sched_setaffinity(0, {core}))
+
+
+def _result(build: Path, out: str) -> float:
+    """The child's games/s, after checking it imported simcell from `build`."""
+    imported, figure = out.split()
+    if not Path(imported).resolve().is_relative_to((build / "simcell").resolve()):
+        sys.exit(f"the build in {build} imported simcell from {imported}")
+    return float(figure)
 
 
 def main() -> None:
@@ -69,7 +81,7 @@ def main() -> None:
         out_b, _ = pb.communicate()
         if pa.returncode or pb.returncode:
             sys.exit("a build failed to play (run it alone to see why)")
-        a, b = float(out_a), float(out_b)
+        a, b = _result(args.a, out_a), _result(args.b, out_b)
         ratios.append(b / a)
         print(f"  round {r + 1}: A {a:,.0f} (core {ca})   B {b:,.0f} (core {cb})   B/A {b / a:.3f}")
     print(f"B/A: median {statistics.median(ratios):.3f}, range {min(ratios):.3f}-{max(ratios):.3f}")
