@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcell.kernel.enums import ORG_GOLGI, TRACE_END
-from simcell.kernel.jit import kernel_jit
+from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 from simcell.kernel.scoring import final_scores
 from simcell.kernel.setup import reset_state, setup_game
 from simcell.kernel.state import (
@@ -19,12 +19,28 @@ from simcell.kernel.state import (
     G_VISIBLE,
 )
 from simcell.kernel.stock import trace_decision, trace_word
-from simcell.kernel.turns import ON_OVER, ON_SEARCH, decision_step, legal_step, play_on, total_decisions
+from simcell.kernel.turns import (
+    ON_OVER,
+    ON_SEARCH,
+    all_random,
+    decision_step,
+    legal_step,
+    play_on,
+    play_on_random,
+    total_decisions,
+)
 from simcell.policies.rollout import choose_rollout
 
 
 @kernel_jit
 def play_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, root, work):
+    """play_one_game as a real call, for the runner's single games (traces, tests)."""
+    return play_one_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, root,
+                         work)
+
+
+@kernel_jit_inline
+def play_one_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, root, work):
     """Play one game to the end with the seating in st.seat_policy / st.seat_params (its block
     figures into aggregate row `block`); returns the number of policy decisions taken.
     `user_fn` is the user policy (a cfunc; policies/user.py) for seats of policy KERNEL_USER;
@@ -40,10 +56,14 @@ def play_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, 
         setup_game(st, gt)
     start = total_decisions(st)
     stop_total = start + stop_after if stop_after >= 0 else -1
+    random_field = all_random(st, gt)
     while True:
         # constants passed to a compiled function are typed as literals, and each literal
         # compiles the callee again: np.bool_ / np.int64 keep one signature (the Python one)
-        status = play_on(st, gt, user_fn, stop_total, np.bool_(True))
+        if random_field:
+            status = play_on_random(st, gt, user_fn, stop_total)
+        else:
+            status = play_on(st, gt, user_fn, stop_total, np.bool_(True))
         if status != ON_SEARCH:
             break
         # a search policy's decision: the turn loop stopped with the legal actions listed
@@ -172,8 +192,10 @@ def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, player_po
         seat_players(st, player_policy, player_label, player_params, seat_orders, rotation)
         # blocks hold whole rotation groups (games R*u .. R*u + R - 1; in duplicate mode a deal)
         block = block_of(game // rotations, total_games // rotations, blocks)
-        total += play_game(st, gt, seed, deal, user_fn, np.bool_(False), block, np.bool_(False),
-                           np.int64(-1), root, work)
+        # inlined: as a real call it took the State, the two scratch States and the GameTables
+        # as words pushed on the stack once a game
+        total += play_one_game(st, gt, seed, deal, user_fn, np.bool_(False), block,
+                               np.bool_(False), np.int64(-1), root, work)
         if st.g[G_POLICY_ERROR] != 0:
             return -1 - j
         write_records(st, gt, pr, gr, j, game, deal, rotation)

@@ -1,7 +1,8 @@
 """Playing a game on from its current state, turn by turn: legal actions, the policy's choice
-(or the one legal action), the trace, applying it. The one turn loop of simcell: the game loop
-(game.py) runs it and hands search-policy decisions to the search; the search's playouts
-(policies/rollout.py) run it with non-search policies only."""
+(or the one legal action), the trace, applying it. The one turn loop of simcell (turn_loop),
+compiled twice: `play_on` for any field and `play_on_random` for a field of `random` in every
+seat. The game loop (game.py) runs them and hands search-policy decisions to the search; the
+search's playouts (policies/rollout.py) run play_on with non-search policies only."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from simcell.kernel.legal import phase_one_legal
 from simcell.kernel.setup import apply_combo, apply_return, setup_legal
 from simcell.kernel.state import G_PHASE, G_POLICY_ERROR, G_TO_MOVE, PH_COMBO, PH_OVER, PH_RETURN
 from simcell.kernel.stock import trace_decision
-from simcell.policies.dispatch import choose_action
-from simcell.policies.registry import KERNEL_ROLLOUT
+from simcell.policies.dispatch import choose_action, decision_key
+from simcell.policies.random_policy import choose_random
+from simcell.policies.registry import KERNEL_RANDOM, KERNEL_ROLLOUT
 
 # play_on's return statuses
 ON_OVER, ON_SEARCH, ON_STOPPED, ON_POLICY_ERROR = 0, 1, 2, 3
@@ -63,15 +65,16 @@ def total_decisions(st):
     return n
 
 
-@kernel_jit
-def play_on(st, gt, user_fn, stop_total, search):
+@kernel_jit_inline
+def turn_loop(st, gt, user_fn, stop_total, search, random_only):
     """Play the game in `st` on from its current state with its seats' policies. Stops
     (ON_STOPPED) before a policy decision once the seats' decisions add up to stop_total
     (>= 0), and, when `search`, before any decision of a search-policy seat (ON_SEARCH, with
     the legal actions in st.legal and their greedy values in st.policy_values; the caller
     decides, applies and calls again). ON_OVER when
     the game is scored; ON_POLICY_ERROR (G_POLICY_ERROR set) when a user policy returned an
-    index outside the legal list."""
+    index outside the legal list. `random_only` (a constant in each caller): every seat plays
+    `random`, so the policy dispatch and the evaluator are left out of the compiled loop."""
     while st.g[G_PHASE] != PH_OVER:
         n = list_legal(st, gt)
         seat = st.g[G_TO_MOVE]
@@ -80,18 +83,45 @@ def play_on(st, gt, user_fn, stop_total, search):
         else:
             if stop_total >= 0 and total_decisions(st) >= stop_total:
                 return ON_STOPPED
-            policy = st.seat_policy[seat]
-            # a search seat's decision: the greedy values of its legal actions (the search's
-            # ranking) are worked out here, by the turn loop's one inlined evaluator
-            rank_only = search and policy == KERNEL_ROLLOUT
-            i = choose_action(policy, st, gt, seat, n, st.seat_params[seat], user_fn, rank_only)
-            if rank_only:
-                return ON_SEARCH
-            if i < 0:
-                st.g[G_POLICY_ERROR] = seat + 1
-                return ON_POLICY_ERROR
+            if random_only:
+                i = choose_random(n, decision_key(st, gt, seat))
+            else:
+                policy = st.seat_policy[seat]
+                # a search seat's decision: the greedy values of its legal actions (the search's
+                # ranking) are worked out here, by the turn loop's one inlined evaluator
+                rank_only = search and policy == KERNEL_ROLLOUT
+                i = choose_action(policy, st, gt, seat, n, st.seat_params[seat], user_fn,
+                                  rank_only)
+                if rank_only:
+                    return ON_SEARCH
+                if i < 0:
+                    st.g[G_POLICY_ERROR] = seat + 1
+                    return ON_POLICY_ERROR
             code = st.legal[i]
             st.decisions[seat] += 1
         trace_decision(st, seat, n == 1, n, code)
         apply_decision(st, gt, code)
     return ON_OVER
+
+
+@kernel_jit
+def play_on(st, gt, user_fn, stop_total, search):
+    """turn_loop for any field."""
+    return turn_loop(st, gt, user_fn, stop_total, search, False)
+
+
+@kernel_jit
+def play_on_random(st, gt, user_fn, stop_total):
+    """turn_loop for a field of `random` in every seat: a second compiled copy of the rules,
+    without the policy dispatch and the evaluator (random play 2-3% faster in it, timed with
+    benchmarks/compare_builds.py; it adds about a minute to a cold compile)."""
+    return turn_loop(st, gt, user_fn, stop_total, False, True)
+
+
+@kernel_jit_inline
+def all_random(st, gt):
+    """Does every seat play `random`?"""
+    for s in range(gt.players):
+        if st.seat_policy[s] != KERNEL_RANDOM:
+            return False
+    return True
