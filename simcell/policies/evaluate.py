@@ -301,14 +301,37 @@ def placements_to_complete(v, gt, card, in_hand, stage):
 
 # -- resource deltas -----------------------------------------------------------------------
 @kernel_jit_inline
-def resource_delta(params, gap, focus, r, d):
-    """Worth of d more (or -d fewer) units of resource r in personal stock; gap[r] is what the
-    cards of interest need beyond the stock (need_to_gap). Every operand is a whole number, so
-    gap[r] - d is exactly need - (have + d)."""
-    before = gap[r] if gap[r] > 0 else 0.0
-    after = gap[r] - d
+def resource_delta(worth, gap, focus_need, d):
+    """Worth of d more (or -d fewer) units of a resource in personal stock: `worth` a unit, and
+    `focus_need` more a unit the cards of interest need beyond the stock (`gap`, need_to_gap).
+    Every operand but the worths is a whole number, so gap - d is exactly need - (have + d)."""
+    before = gap if gap > 0 else 0.0
+    after = gap - d
     after = after if after > 0 else 0.0
-    return params[V_RES + r] * d + focus * params[V_NEED] * (before - after)
+    return worth * d + focus_need * (before - after)
+
+
+@kernel_jit_inline
+def plus(d, r, x):
+    """The five stock changes d (a tuple, kept in registers) with x more of resource r."""
+    return (d[0] + (x if r == 0 else 0.0), d[1] + (x if r == 1 else 0.0),
+            d[2] + (x if r == 2 else 0.0), d[3] + (x if r == 3 else 0.0),
+            d[4] + (x if r == 4 else 0.0))
+
+
+@kernel_jit_inline
+def spot_net(gt, spot, r, bonus):
+    """Net stock change in resource r of collecting at `spot` with a yield bonus."""
+    gain = gt.spot_gain[spot, r]
+    return gain - gt.spot_cost[spot, r] + (bonus if gain > 0 else 0)
+
+
+@kernel_jit_inline
+def card_gain(gt, card, sign, d):
+    """d with an Additional Resource card's gain added (sign 1) or taken back (sign -1)."""
+    return (d[0] + sign * gt.card_gain[card, 0], d[1] + sign * gt.card_gain[card, 1],
+            d[2] + sign * gt.card_gain[card, 2], d[3] + sign * gt.card_gain[card, 3],
+            d[4] + sign * gt.card_gain[card, 4])
 
 
 @kernel_jit_inline
@@ -354,13 +377,11 @@ def best_golgi_value(v, gt, params, ws, origin, load, golgi, interest):
 
 
 @kernel_jit_inline
-def acquire_value(v, gt, params, ws, delta, card, weight):
-    """Worth of a card entering the hand (weight > 0) or going back (weight < 0): an Additional
-    Resource card's gain goes into delta[resource]; any other card is worth `card` share of
-    its worth, scaled by whether it can still be completed."""
+def acquire_value(v, gt, params, ws, card, weight):
+    """Worth of a card entering the hand (weight > 0) or going back (weight < 0): `card` share
+    of its worth, scaled by whether it can still be completed; 0 for an Additional Resource
+    card, whose gain is a stock change (card_gain)."""
     if gt.card_type[card] == ADDITIONAL_RESOURCE:
-        for r in range(5):
-            delta[r] += np.sign(weight) * gt.card_gain[card, r]
         return 0.0
     left = placements_left(v, gt) - 1.0
     todo = ws[WS_TODO, card]
@@ -380,13 +401,14 @@ def free_budding_count(v, gt, org):
 
 
 @kernel_jit_inline
-def action_value(v, gt, params, ws, gap, delta, focus, interest, contest, code):
+def action_value(v, gt, params, ws, worth, gap, focus_need, interest, contest, code):
     """One-step value of a legal action code for the View's seat. Changes to personal stock
-    are gathered in delta[resource] and valued once at the end (resource_delta); resources
-    that turn into a completion or into vesicle cargo count at their base worth only."""
+    are gathered in d (a tuple of five, so in registers: as an array, each store made the
+    compiler reload the parameters, which it cannot tell apart from it) and valued once at the
+    end (resource_delta), with the per-unit worths and gaps of the decision (`worth`, `gap`);
+    resources that turn into a completion or into vesicle cargo count at their base worth only."""
     s = v.seat
-    for r in range(5):
-        delta[r] = 0.0
+    d = (0.0, 0.0, 0.0, 0.0, 0.0)
     value = 0.0
     grey = False
     kind = code_kind(code)
@@ -394,34 +416,38 @@ def action_value(v, gt, params, ws, gap, delta, focus, interest, contest, code):
     if kind == ACT_PASS:
         return 0.0
     if kind == ACT_EXHAUST:
-        delta[p1] += 1.0
+        d = plus(d, p1, 1.0)
         value -= params[V_EXHAUST]
     elif kind == ACT_RETURN:
-        value -= acquire_value(v, gt, params, ws, delta, p1, -1.0)
+        value -= acquire_value(v, gt, params, ws, p1, -1.0)
+        if gt.card_type[p1] == ADDITIONAL_RESOURCE:
+            d = card_gain(gt, p1, -1.0, d)
     elif kind == ACT_COMBO:
-        delta[gt.combos[p1, 0]] += 1.0
-        delta[gt.combos[p1, 1]] += 1.0
+        d = plus(plus(d, gt.combos[p1, 0], 1.0), gt.combos[p1, 1], 1.0)
     else:
         grey = code_flask(code) == FLASK_GREY
         loc = code_target(code)
         action = gt.loc_action[loc]
         if v.bonus_res[loc] >= 0:
-            delta[v.bonus_res[loc]] += v.bonus_n[loc]
+            d = plus(d, v.bonus_res[loc], np.float64(v.bonus_n[loc]))
         if action == LA_COLLECT:
             spot = gt.loc_first_spot[loc] + p1
             bonus = v.yield_bonus[s, loc]
-            for r in range(5):  # integer sums, exact in float: a select, not a branch per resource
-                gain = gt.spot_gain[spot, r]
-                delta[r] += gain - gt.spot_cost[spot, r] + (bonus if gain > 0 else 0)
+            # integer sums, exact in float: a select, not a branch per resource
+            d = (d[0] + spot_net(gt, spot, 0, bonus), d[1] + spot_net(gt, spot, 1, bonus),
+                 d[2] + spot_net(gt, spot, 2, bonus), d[3] + spot_net(gt, spot, 3, bonus),
+                 d[4] + spot_net(gt, spot, 4, bonus))
         elif action == LA_TRANSLATE:
-            delta[MRNA] -= p1
-            delta[PROTEIN] += p1 + v.yield_bonus[s, loc]
+            d = plus(plus(d, MRNA, np.float64(-p1)), PROTEIN,
+                     np.float64(p1 + v.yield_bonus[s, loc]))
         elif action == LA_CARD_AREA:
             card = v.slot_card[p1]
             price = gt.slot_prices[p1] - v.discount
-            delta[ATP] -= price if price > 0 else 0
+            d = plus(d, ATP, -np.float64(price if price > 0 else 0))
             weight = 1.0 if (interest >> np.int64(card)) & 1 else 0.6
-            value += acquire_value(v, gt, params, ws, delta, card, weight)
+            value += acquire_value(v, gt, params, ws, card, weight)
+            if gt.card_type[card] == ADDITIONAL_RESOURCE:
+                d = card_gain(gt, card, 1.0, d)
         elif action == LA_ENZYME or action == LA_DETOX or action == LA_EXOCYTOSIS:
             card = code_p2(code) if action == LA_EXOCYTOSIS else p1
             value -= params[V_RES + ATP] * completion_atp(v, gt, card)
@@ -455,14 +481,15 @@ def action_value(v, gt, params, ws, gap, delta, focus, interest, contest, code):
             if not gt.rotate and v.marker != s:
                 value += params[V_FIRST]
             if p1 == 0:
-                delta[ATP] += 1.0
+                d = plus(d, ATP, 1.0)
             else:
                 value += marker_value(v, gt, params, p1 - 1)
-    # every resource, changed or not: an unchanged one adds exactly 0.0 (a test of delta[r]
-    # first was a branch per resource; perf put a tenth of a planner game's samples in this
-    # block, but dropping the branch changed planner speed by less than this machine's noise)
-    for r in range(5):
-        value += resource_delta(params, gap, focus, r, delta[r])
+    # every resource, changed or not: an unchanged one adds exactly 0.0
+    value += resource_delta(worth[0], gap[0], focus_need, d[0])
+    value += resource_delta(worth[1], gap[1], focus_need, d[1])
+    value += resource_delta(worth[2], gap[2], focus_need, d[2])
+    value += resource_delta(worth[3], gap[3], focus_need, d[3])
+    value += resource_delta(worth[4], gap[4], focus_need, d[4])
     if grey:  # last, so a grey placement is worth exactly its own-flask twin + grey_first
         value += params[V_GREY]
     return value

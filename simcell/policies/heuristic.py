@@ -13,6 +13,8 @@ from simcell.policies.evaluate import (
     V_CONTEST,
     V_FOCUS,
     V_GREY,
+    V_NEED,
+    V_RES,
     V_TEMPERATURE,
     action_value,
     need_to_gap,
@@ -20,7 +22,7 @@ from simcell.policies.evaluate import (
 )
 from simcell.policies.greedy import greedy_interest
 from simcell.policies.planner import planner_interest
-from simcell.policies.softmax import softmax_pick
+from simcell.policies.softmax import softmax_draw
 from simcell.policies.view import make_view
 
 
@@ -29,24 +31,26 @@ def heuristic_values(st, gt, seat, n_legal, params, plan):
     """st.policy_values[i] = the greedy (plan False) or planner (plan True) value of
     st.legal[i] for `seat`. Inlined into its one caller, the turn loop (the rollout's ranking
     reads the values the turn loop leaves): as a real call it took the State and GameTables as ~930 words pushed on the
-    stack per decision, a third of the turn loop's time under greedy play (measured with perf)."""
-    evaluate_legal(make_view(st, seat), gt, st.legal, n_legal, params, plan, st.policy_values,
-                   st.policy_need, st.policy_delta, st.policy_cards, st.policy_goal_bonus)
+    stack per decision, a third of the turn loop's time under greedy play (measured with perf).
+    Returns the index of the best value (the first of equal ones)."""
+    return evaluate_legal(make_view(st, seat), gt, st.legal, n_legal, params, plan,
+                          st.policy_values, st.policy_need, st.policy_cards, st.policy_goal_bonus)
 
 
 @kernel_jit_inline
 def choose_heuristic(st, gt, seat, n_legal, params, key, plan, rank_only):
     """Index among st.legal[:n_legal] of the greedy or planner action; with rank_only, -1 and
     the values left in st.policy_values (the rollout policy ranks its candidates by them)."""
-    heuristic_values(st, gt, seat, n_legal, params, plan)
+    best = heuristic_values(st, gt, seat, n_legal, params, plan)
     if rank_only:
         return -1
-    return softmax_pick(st.policy_values, n_legal, params[V_TEMPERATURE], key)
+    return softmax_draw(st.policy_values, n_legal, best, params[V_TEMPERATURE], key)
 
 
 @kernel_jit_inline
-def evaluate_legal(v, gt, legal, n_legal, params, plan, values, need, delta, ws, goal_bonus):
-    """values[i] = the greedy (plan False) or planner (plan True) value of legal[i]."""
+def evaluate_legal(v, gt, legal, n_legal, params, plan, values, need, ws, goal_bonus):
+    """values[i] = the greedy (plan False) or planner (plan True) value of legal[i]; returns
+    the index of the best (the first of equal values)."""
     prepare_cards(v, gt, params, ws, goal_bonus)
     if plan:
         interest = planner_interest(v, gt, params, ws, need)
@@ -57,19 +61,32 @@ def evaluate_legal(v, gt, legal, n_legal, params, plan, values, need, delta, ws,
         focus = 1.0
         contest = 0.0
     need_to_gap(v, need)
+    # the decision's per-unit worths and gaps as locals, read once (action_value)
+    worth = (params[V_RES], params[V_RES + 1], params[V_RES + 2], params[V_RES + 3],
+             params[V_RES + 4])
+    gap = (need[0], need[1], need[2], need[3], need[4])
+    focus_need = focus * params[V_NEED]
     # Phase 1 lists every grey-flask placement after all own-flask ones, each grey copy
     # `n_grey` places after its own-flask twin (kernel/legal.py); a grey copy is worth its
     # twin plus grey_first (action_value adds it last), so it is not evaluated again
     n_grey = 0
     while n_grey < n_legal and is_grey_placement(legal[n_legal - 1 - n_grey]):
         n_grey += 1
+    grey_first = params[V_GREY]
+    best = 0
+    top = 0.0
     for i in range(n_legal):
         twin = i - n_grey
         if i >= n_legal - n_grey and twin >= 0 and legal[twin] == legal[i] ^ GREY_BIT:
-            values[i] = values[twin] + params[V_GREY]
+            x = values[twin] + grey_first
         else:
-            values[i] = action_value(v, gt, params, ws, need, delta, focus, interest, contest,
-                                     legal[i])
+            x = action_value(v, gt, params, ws, worth, gap, focus_need, interest, contest,
+                             legal[i])
+        values[i] = x
+        if i == 0 or x > top:
+            best = i
+            top = x
+    return best
 
 
 @kernel_jit_inline

@@ -53,6 +53,13 @@ def softmax_pick(values, n, temperature, key):
     for i in range(1, n):
         if values[i] > values[best]:
             best = i
+    return softmax_draw(values, n, best, temperature, key)
+
+
+@kernel_jit_inline
+def softmax_draw(values, n, best, temperature, key):
+    """softmax_pick with `best`, the index of the best value (the first of equal ones), known:
+    the heuristic evaluator finds it as it values the actions."""
     if temperature <= 0.0:
         return best
     top = values[best]
