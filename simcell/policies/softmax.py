@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from simcell.kernel.bits import float_from_bits
 from simcell.kernel.chance import S11, TWO53, splitmix64
 from simcell.kernel.jit import kernel_jit_inline
 
@@ -24,8 +25,7 @@ LOG2E = 1.4426950408889634
 # ln 2 in two parts (Cody and Waite): k * LN2_HI is exact for |k| < 2**11
 LN2_HI = 6.93147180369123816490e-01
 LN2_LO = 1.90821492927058770002e-10
-# 2 ** -j for j = 0 .. 60 (exact); x >= CUT gives j <= 58
-POW2_NEG = np.array([2.0 ** -j for j in range(61)])
+EXPONENT_BIAS = np.int64(1023)  # of a float64; 2 ** -j has exponent field 1023 - j (j <= 58 here)
 # C[k] = 1 / k! for k = 0 .. 12: the Taylor series of exp on |r| <= ln(2) / 2, whose first
 # omitted term is below 2e-16
 C = tuple(1.0 / math.factorial(k) for k in range(13))
@@ -34,7 +34,7 @@ C = tuple(1.0 / math.factorial(k) for k in range(13))
 @kernel_jit_inline
 def softmax_weight(x):
     """exp(x) for x <= 0 (0.0 below CUT): x = k ln 2 + r, exp(r) by its Taylor series, times
-    2**k from the table."""
+    2**k built from its bits (no table, so the vectorised loop needs no gather)."""
     xc = x if x > CUT else CUT
     k = np.floor(xc * LOG2E + 0.5)
     r = (xc - k * LN2_HI) - k * LN2_LO
@@ -48,7 +48,7 @@ def softmax_weight(x):
     s1 = (C[4] + C[5] * r) + (C[6] + C[7] * r) * r2
     s2 = (C[8] + C[9] * r) + (C[10] + C[11] * r) * r2
     p = (s0 + s1 * r4) + (s2 + C[12] * r4) * r8
-    w = p * POW2_NEG[int(-k)]
+    w = p * float_from_bits((EXPONENT_BIAS - np.int64(-k)) << np.int64(52))  # p * 2**k, exact
     return w if x > CUT else 0.0
 
 
