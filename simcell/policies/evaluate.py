@@ -84,6 +84,11 @@ WS_WORTH, WS_STAGE, WS_TODO, WS_SCORE = 0, 1, 2, 3
 # Typical yield of one placement, per resource (the base board's best plain spots), used to turn
 # missing resources into placements.
 PER_PLACEMENT = (3.0, 3.0, 1.5, 3.0, 3.0)
+# PLACEMENTS_FOR[r, x] = x / PER_PLACEMENT[r] (the same division, done once here): a load where
+# placements_to_complete would wait on a division
+PLACEMENTS_TABLE = 64
+PLACEMENTS_FOR = np.array([[x / PER_PLACEMENT[r] for x in range(PLACEMENTS_TABLE)]
+                           for r in range(len(PER_PLACEMENT))])
 
 
 # -- what things are worth ----------------------------------------------------------------------
@@ -266,6 +271,12 @@ def placements_left(v, gt):
 
 
 @kernel_jit_inline
+def placements_for(r, x):
+    """x / PER_PLACEMENT[r] for a whole number x > 0: placements that gather x units of r."""
+    return PLACEMENTS_FOR[r, x] if x < PLACEMENTS_TABLE else x / PER_PLACEMENT[r]
+
+
+@kernel_jit_inline
 def placements_to_complete(v, gt, card, in_hand, stage):
     """Placements still needed to complete `card` (buying it, gathering, its route)."""
     s = v.seat
@@ -274,14 +285,14 @@ def placements_to_complete(v, gt, card, in_hand, stage):
     miss = 0.0
     atp = completion_atp(v, gt, card) - v.stock[s, ATP]
     if atp > 0:
-        miss += atp / PER_PLACEMENT[ATP]
+        miss += placements_for(ATP, atp)
     if t == ENZYME:
         p = gt.card_protein[card] - v.stock[s, PROTEIN]
         if p > 0:
-            miss += p / PER_PLACEMENT[PROTEIN] + 1.0  # mRNA first, then the Free Ribosome
+            miss += placements_for(PROTEIN, p) + 1.0  # mRNA first, then the Free Ribosome
         c = gt.card_carb[card] - v.stock[s, CARB]
         if c > 0:
-            miss += c / PER_PLACEMENT[CARB]
+            miss += placements_for(CARB, c)
         n += 1.0
     elif t == DETOX:
         n += 1.0
@@ -290,12 +301,12 @@ def placements_to_complete(v, gt, card, in_hand, stage):
         if stage < 2:
             res = CARB if gt.card_golgi[card] == GOLGI_CARB else LIPID
             if v.stock[s, res] < 1:
-                miss += 1.0 / PER_PLACEMENT[res]
+                miss += placements_for(res, 1)
         if stage < 1:
             res = LIPID if t == STEROID_HORMONE else MRNA
             short = er_requirement(gt, card) - v.stock[s, res]
             if short > 0:
-                miss += short / PER_PLACEMENT[res]
+                miss += placements_for(res, short)
     return n + miss
 
 

@@ -72,20 +72,28 @@ def evaluate_legal(v, gt, legal, n_legal, params, plan, values, need, ws, goal_b
     n_grey = 0
     while n_grey < n_legal and is_grey_placement(legal[n_legal - 1 - n_grey]):
         n_grey += 1
-    grey_first = params[V_GREY]
+    first_grey = n_legal - n_grey
+    # with own flasks left, the grey placements copy every own-flask one (so the first grey
+    # copy has its twin n_grey places before it); with none left, they have no twins
+    twin = first_grey - n_grey
+    copied = n_grey > 0 and twin >= 0 and legal[twin] == legal[first_grey] ^ GREY_BIT
+    end = first_grey if copied else n_legal
     best = 0
     top = 0.0
-    for i in range(n_legal):
-        twin = i - n_grey
-        if i >= n_legal - n_grey and twin >= 0 and legal[twin] == legal[i] ^ GREY_BIT:
-            x = values[twin] + grey_first
-        else:
-            x = action_value(v, gt, params, ws, worth, gap, focus_need, interest, contest,
-                             legal[i])
+    for i in range(end):
+        x = action_value(v, gt, params, ws, worth, gap, focus_need, interest, contest, legal[i])
         values[i] = x
         if i == 0 or x > top:
             best = i
             top = x
+    if copied:
+        grey_first = params[V_GREY]
+        for i in range(first_grey, n_legal):  # no call and no carried value: vectorised
+            values[i] = values[i - n_grey] + grey_first
+        for i in range(first_grey, n_legal):
+            if values[i] > top:
+                best = i
+                top = values[i]
     return best
 
 
