@@ -222,9 +222,6 @@ class State(NamedTuple):
     # policy workspaces
     hand_size: np.ndarray  # int32[seat] cards in hand (the View's derived array)
     policy_values: np.ndarray  # float64[max_legal] an evaluation of each legal action
-    policy_need: np.ndarray  # float64[resource] resources the cards of interest still need (beyond the stock, after evaluate.need_to_gap)
-    policy_cards: np.ndarray  # float64[row, card id] per-decision card evaluations (policies/evaluate.py WS_*)
-    policy_goal_bonus: np.ndarray  # float64[completed type + 1] per-decision goal bonuses of one completion (evaluate.goal_bonuses)
     observation: np.ndarray  # int64[observation_size] a user policy's observation vector
     candidates: np.ndarray  # int64[MAX_CANDIDATES] the rollout policy's candidate action indices
     candidate_score: np.ndarray  # float64[MAX_CANDIDATES] their summed playout scores
@@ -314,9 +311,6 @@ def new_state(
         seat_params=np.zeros((p, n_params), np.float64),
         hand_size=np.zeros(p, i32),
         policy_values=np.zeros(gt.max_legal, np.float64),
-        policy_need=np.zeros(N_RESOURCES, np.float64),
-        policy_cards=np.zeros((4, n_cards_space), np.float64),
-        policy_goal_bonus=np.zeros(len(COMPLETED_TYPES) + 1, np.float64),
         observation=np.zeros(observation_size, np.int64),
         candidates=np.zeros(MAX_CANDIDATES, np.int64),
         candidate_score=np.zeros(MAX_CANDIDATES, np.float64),

@@ -76,7 +76,8 @@ V_FOCUS = HP_INDEX["target_focus"]
 V_CONTEST = HP_INDEX["contest"]
 V_TYPE = HP_INDEX["w_enzyme"]  # six consecutive, in COMPLETED_TYPES order
 
-# Rows of the per-decision card workspace (State.policy_cards[row, card id]), filled by
+# Rows of the per-decision card workspace (ws[row, card id], on the turn loop's stack:
+# heuristic.heuristic_values), filled by
 # prepare_cards for the visible cards of interest so each is evaluated once per decision
 # (WS_SCORE: the planner's target score, planner.score_candidates).
 WS_WORTH, WS_STAGE, WS_TODO, WS_SCORE = 0, 1, 2, 3

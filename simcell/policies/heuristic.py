@@ -5,10 +5,13 @@ site for the evaluator keeps the compiled kernel small."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcell.kernel.codes import code_flask, code_kind
-from simcell.kernel.enums import ACT_PLACE, FLASK_GREY
+from simcell.kernel.enums import ACT_PLACE, FLASK_GREY, MAX_CARDS
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.kernel.legal import GREY_BIT
+from simcell.kernel.scratch import stack_array
 from simcell.policies.evaluate import (
     V_CONTEST,
     V_FOCUS,
@@ -33,8 +36,14 @@ def heuristic_values(st, gt, seat, n_legal, params, plan):
     reads the values the turn loop leaves): as a real call it took the State and GameTables as ~930 words pushed on the
     stack per decision, a third of the turn loop's time under greedy play (measured with perf).
     Returns the index of the best value (the first of equal ones)."""
+    # the per-decision card workspace, needs (5 resources) and goal bonuses (7) on the stack
+    # (kernel/scratch.py): written often and read back at once, and no write there makes the
+    # compiler read a State array again
+    need = stack_array(1, 8, np.float64)[0]
+    ws = stack_array(4, MAX_CARDS, np.float64)
+    goal_bonus = stack_array(1, 8, np.float64)[0]
     return evaluate_legal(make_view(st, seat), gt, st.legal, n_legal, params, plan,
-                          st.policy_values, st.policy_need, st.policy_cards, st.policy_goal_bonus)
+                          st.policy_values, need, ws, goal_bonus)
 
 
 @kernel_jit_inline
