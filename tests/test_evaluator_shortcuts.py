@@ -1,7 +1,9 @@
-"""Shortcuts the heuristic evaluator takes, and the facts they stand on: a grey copy is valued
-as its own-flask twin plus grey_first only where every grey placement has its twin n_grey
-places before it (policies/heuristic.py, from kernel/legal.py's listing), and placements_for
-is the division it replaces (policies/evaluate.py)."""
+"""Shortcuts the heuristic evaluator takes, and the facts they stand on: the legality generator
+values each action where it lists it (kernel/legal.py phase_one_listing), and those values are
+exactly the evaluator's value of each listed code, decoded (policies/heuristic.evaluate_legal);
+a grey copy is valued as its own-flask twin plus grey_first, and every grey placement has its
+twin n_grey places before it or none does; placements_for is the division it replaces
+(policies/evaluate.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,42 @@ import numpy as np
 
 from simcell.config.load import load_default_game
 from simcell.kernel.codes import code_flask, code_kind
-from simcell.kernel.enums import ACT_PLACE, FLASK_GREY, TRACE_DECISION, TRACE_END
+from simcell.kernel.enums import (
+    ACT_COMBO,
+    ACT_EXHAUST,
+    ACT_PASS,
+    ACT_PLACE,
+    ACT_RETURN,
+    FLASK_GREY,
+    LOCATION_ACTIONS,
+    MAX_CARDS,
+    TRACE_DECISION,
+    TRACE_END,
+    decode_action,
+)
+from simcell.kernel.jit import kernel_jit
 from simcell.kernel.legal import GREY_BIT
+from simcell.kernel.state import G_PHASE, G_TO_MOVE, PH_OVER
+from simcell.kernel.turns import list_legal
 from simcell.policies.evaluate import PER_PLACEMENT, PLACEMENTS_TABLE, placements_for
+from simcell.policies.heuristic import evaluate_legal
+from simcell.policies.registry import KERNEL_PLANNER
+from simcell.policies.view import make_view
 from simcell.runner.fields import homogeneous
-from simcell.runner.games import play_traced
+from simcell.runner.games import copy_state, game_in_progress, next_decision, play_traced
 
+
+@kernel_jit
+def decoded_values(st, gt, legal, values, need, ws, goal_bonus):
+    """The seat to move's legal actions listed alone (into legal; returns how many), then each
+    code decoded and valued by the evaluator (into values)."""
+    seat = st.g[G_TO_MOVE]
+    m = list_legal(st, gt)
+    for i in range(m):
+        legal[i] = st.legal[i]
+    evaluate_legal(make_view(st, seat), gt, legal, m, st.seat_params[seat],
+                   st.seat_policy[seat] == KERNEL_PLANNER, values, need, ws, goal_bonus)
+    return m
 
 def test_placements_for_is_the_division() -> None:
     for r, per in enumerate(PER_PLACEMENT):
@@ -56,10 +88,65 @@ def test_grey_copies_have_their_twins_or_none_do() -> None:
                 first = len(legal) - n_grey
                 twins = [i - n_grey >= 0 and legal[i - n_grey] == legal[i] ^ int(GREY_BIT)
                          for i in range(first, len(legal))]
-                if twins[0]:  # the evaluator tests the first only
+                if twins[0]:
                     assert all(twins), legal
                     copied += 1
                 else:
                     assert not any(twins), legal
                     uncopied += 1
     assert copied > 100 and uncopied > 0, (copied, uncopied)  # 1,410 and 9 as written
+
+
+def _kinds(codes) -> set[str]:
+    """What kinds of action a legal list holds (a placement by its location's action, a grey one
+    marked so)."""
+    gt = _TABLES[0]
+    out = set()
+    for code in codes:
+        kind, flask, target, *_ = decode_action(int(code))
+        if kind == ACT_PLACE:
+            out.add(LOCATION_ACTIONS[int(gt.loc_action[target])] + (" grey" if flask else ""))
+        else:
+            out.add({ACT_PASS: "pass", ACT_EXHAUST: "exhaust", ACT_RETURN: "return",
+                     ACT_COMBO: "combo"}[kind])
+    return out
+
+
+_TABLES: list = []
+
+
+def test_values_listed_with_the_actions_are_the_evaluators() -> None:
+    """At every policy decision of greedy and planner games at 5, 3 and 2 players (setup
+    included), the actions the turn loop valued as it listed them are the legal list, each value
+    bit for bit the evaluator's value of that code decoded (the listing's sites and the decoder
+    must agree on every kind of action, grey copies and grey flasks without own flasks
+    included); every kind of action occurs, so each listing site is checked. The turn loop
+    lists and values a decision's actions before it stops for it (game_in_progress,
+    next_decision), so they are in the State's legal list and policy values there."""
+    game = load_default_game()
+    seen: set[str] = set()
+    grey_only = checked = 0
+    for players, policy in [(5, "greedy"), (3, "planner"), (2, "greedy"), (5, "planner")]:
+        for g in range(4):
+            st, gt = game_in_progress(game, players, 23, g, homogeneous(policy, players), 0)
+            _TABLES[:] = [gt]
+            size = st.legal.shape[0]
+            legal, values = np.zeros(size, np.int64), np.zeros(size)
+            scratch = (np.zeros(8), np.zeros((4, MAX_CARDS)), np.zeros(8))
+            while st.g[G_PHASE] != PH_OVER:
+                probe = copy_state(st)
+                n = decoded_values(probe, gt, legal, values, *scratch)
+                assert n > 1 and np.array_equal(st.legal[:n], legal[:n])
+                listed = st.policy_values[:n]
+                assert np.array_equal(listed.view(np.int64), values[:n].view(np.int64)), (
+                    players, policy, g, [(hex(int(c)), a, b) for c, a, b in
+                                         zip(legal[:n], listed, values[:n]) if a != b])
+                kinds = _kinds(legal[:n])
+                seen |= kinds
+                grey_only += "pass" in kinds and any(k.endswith(" grey") for k in kinds)
+                checked += 1
+                next_decision(st, gt)
+    expected = {"pass", "exhaust", "return", "combo"} | {
+        a + grey for a in LOCATION_ACTIONS for grey in ("", " grey")}
+    assert seen == expected, expected - seen
+    assert grey_only >= 5 and checked > 1500, (grey_only, checked)  # 7 and 2,424 as written

@@ -13,9 +13,10 @@ from simcell.kernel.legal import phase_one_legal
 from simcell.kernel.setup import apply_combo, apply_return, setup_legal
 from simcell.kernel.state import G_PHASE, G_POLICY_ERROR, G_TO_MOVE, PH_COMBO, PH_OVER, PH_RETURN
 from simcell.kernel.stock import trace_decision
-from simcell.policies.dispatch import choose_action, decision_key
+from simcell.policies.dispatch import choose_action, decision_key, is_heuristic
+from simcell.policies.heuristic import list_and_value
 from simcell.policies.random_policy import choose_random
-from simcell.policies.registry import KERNEL_RANDOM, KERNEL_ROLLOUT
+from simcell.policies.registry import KERNEL_PLANNER, KERNEL_RANDOM, KERNEL_ROLLOUT
 
 # play_on's return statuses
 ON_OVER, ON_SEARCH, ON_STOPPED, ON_POLICY_ERROR = 0, 1, 2, 3
@@ -76,8 +77,12 @@ def turn_loop(st, gt, user_fn, stop_total, search, random_only):
     index outside the legal list. `random_only` (a constant in each caller): every seat plays
     `random`, so the policy dispatch and the evaluator are left out of the compiled loop."""
     while st.g[G_PHASE] != PH_OVER:
-        n = list_legal(st, gt)
         seat = st.g[G_TO_MOVE]
+        if random_only:
+            n = list_legal(st, gt)
+        else:
+            policy = st.seat_policy[seat]
+            n = list_and_value(st, gt, seat, is_heuristic(policy), policy == KERNEL_PLANNER)
         if n == 1:
             code = st.legal[0]
         else:
@@ -86,14 +91,11 @@ def turn_loop(st, gt, user_fn, stop_total, search, random_only):
             if random_only:
                 i = choose_random(n, decision_key(st, gt, seat))
             else:
-                policy = st.seat_policy[seat]
                 # a search seat's decision: the greedy values of its legal actions (the search's
-                # ranking) are worked out here, by the turn loop's one inlined evaluator
-                rank_only = search and policy == KERNEL_ROLLOUT
-                i = choose_action(policy, st, gt, seat, n, st.seat_params[seat], user_fn,
-                                  rank_only)
-                if rank_only:
+                # ranking) were worked out with them, by the turn loop's one inlined evaluator
+                if search and policy == KERNEL_ROLLOUT:
                     return ON_SEARCH
+                i = choose_action(policy, st, gt, seat, n, st.seat_params[seat], user_fn)
                 if i < 0:
                     st.g[G_POLICY_ERROR] = seat + 1
                     return ON_POLICY_ERROR

@@ -16,7 +16,7 @@ from simcell.kernel.observation import observe
 from simcell.kernel.state import G_POLICY_PREFIX
 from simcell.policies.heuristic import choose_heuristic
 from simcell.policies.random_policy import choose_random
-from simcell.policies.registry import KERNEL_PLANNER, KERNEL_RANDOM, KERNEL_USER
+from simcell.policies.registry import KERNEL_RANDOM, KERNEL_USER
 
 
 @kernel_jit_inline
@@ -28,10 +28,16 @@ def decision_key(st, gt, seat):
 
 
 @kernel_jit_inline
-def choose_action(policy, st, gt, seat, n_legal, params, user_fn, rank_only):
-    """The index, among st.legal[:n_legal], of the action the seat's policy takes. With
-    rank_only (a search policy's decision): no index, the greedy evaluator's values of the
-    legal actions in st.policy_values, for the search to rank its candidates (rollout.py)."""
+def is_heuristic(policy):
+    """Do the seat's decisions need the heuristic evaluator's values of its legal actions
+    (greedy, planner, and a search policy, which ranks its candidates by greedy's values)?"""
+    return policy != KERNEL_RANDOM and policy != KERNEL_USER
+
+
+@kernel_jit_inline
+def choose_action(policy, st, gt, seat, n_legal, params, user_fn):
+    """The index, among st.legal[:n_legal], of the action the seat's policy takes (a heuristic
+    policy's from the values listed with the legal actions, heuristic.list_and_value)."""
     key = decision_key(st, gt, seat)
     if policy == KERNEL_RANDOM:
         return choose_random(n_legal, key)
@@ -39,4 +45,4 @@ def choose_action(policy, st, gt, seat, n_legal, params, user_fn, rank_only):
         observe(st, gt, seat, st.observation)
         i = user_fn(st.observation, st.legal, n_legal, params, key)
         return i if 0 <= i < n_legal else -1  # -1: the runner reports the bad index
-    return choose_heuristic(st, gt, seat, n_legal, params, key, policy == KERNEL_PLANNER, rank_only)
+    return choose_heuristic(st, n_legal, params, key)

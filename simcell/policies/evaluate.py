@@ -77,7 +77,7 @@ V_CONTEST = HP_INDEX["contest"]
 V_TYPE = HP_INDEX["w_enzyme"]  # six consecutive, in COMPLETED_TYPES order
 
 # Rows of the per-decision card workspace (ws[row, card id], on the turn loop's stack:
-# heuristic.heuristic_values), filled by
+# heuristic.list_and_value), filled by
 # prepare_cards for the visible cards of interest so each is evaluated once per decision
 # (WS_SCORE: the planner's target score, planner.score_candidates).
 WS_WORTH, WS_STAGE, WS_TODO, WS_SCORE = 0, 1, 2, 3
@@ -412,99 +412,212 @@ def free_budding_count(v, gt, org):
     return free
 
 
+# -- the value of one action -------------------------------------------------------------------
+# A decision's evaluator context `ev` (heuristic.evaluator_context): the View, the parameter
+# row, the card workspace, the per-unit worths and gaps (tuples of five), focus * need, the
+# cards of interest, the contest bonus. The placement values below take it with the placement's fields, so the
+# legality generator can value each placement where it lists it (kernel/legal.py, `valued`),
+# each site reading only its own kind's code, and action_value reads them for a listed code.
 @kernel_jit_inline
-def action_value(v, gt, params, ws, worth, gap, focus_need, interest, contest, code):
-    """One-step value of a legal action code for the View's seat. Changes to personal stock
-    are gathered in d (a tuple of five, so in registers: as an array, each store made the
-    compiler reload the parameters, which it cannot tell apart from it) and valued once at the
-    end (resource_delta), with the per-unit worths and gaps of the decision (`worth`, `gap`);
-    resources that turn into a completion or into vesicle cargo count at their base worth only."""
-    s = v.seat
-    d = (0.0, 0.0, 0.0, 0.0, 0.0)
-    value = 0.0
-    grey = False
-    kind = code_kind(code)
-    p1 = code_p1(code)
-    if kind == ACT_PASS:
-        return 0.0
-    if kind == ACT_EXHAUST:
-        d = plus(d, p1, 1.0)
-        value -= params[V_EXHAUST]
-    elif kind == ACT_RETURN:
-        value -= acquire_value(v, gt, params, ws, p1, -1.0)
-        if gt.card_type[p1] == ADDITIONAL_RESOURCE:
-            d = card_gain(gt, p1, -1.0, d)
-    elif kind == ACT_COMBO:
-        d = plus(plus(d, gt.combos[p1, 0], 1.0), gt.combos[p1, 1], 1.0)
-    else:
-        grey = code_flask(code) == FLASK_GREY
-        loc = code_target(code)
-        action = gt.loc_action[loc]
-        if v.bonus_res[loc] >= 0:
-            d = plus(d, v.bonus_res[loc], np.float64(v.bonus_n[loc]))
-        if action == LA_COLLECT:
-            spot = gt.loc_first_spot[loc] + p1
-            bonus = v.yield_bonus[s, loc]
-            # integer sums, exact in float: a select, not a branch per resource
-            d = (d[0] + spot_net(gt, spot, 0, bonus), d[1] + spot_net(gt, spot, 1, bonus),
-                 d[2] + spot_net(gt, spot, 2, bonus), d[3] + spot_net(gt, spot, 3, bonus),
-                 d[4] + spot_net(gt, spot, 4, bonus))
-        elif action == LA_TRANSLATE:
-            d = plus(plus(d, MRNA, np.float64(-p1)), PROTEIN,
-                     np.float64(p1 + v.yield_bonus[s, loc]))
-        elif action == LA_CARD_AREA:
-            card = v.slot_card[p1]
-            price = gt.slot_prices[p1] - v.discount
-            d = plus(d, ATP, -np.float64(price if price > 0 else 0))
-            weight = 1.0 if (interest >> np.int64(card)) & 1 else 0.6
-            value += acquire_value(v, gt, params, ws, card, weight)
-            if gt.card_type[card] == ADDITIONAL_RESOURCE:
-                d = card_gain(gt, card, 1.0, d)
-        elif action == LA_ENZYME or action == LA_DETOX or action == LA_EXOCYTOSIS:
-            card = code_p2(code) if action == LA_EXOCYTOSIS else p1
-            value -= params[V_RES + ATP] * completion_atp(v, gt, card)
-            if action == LA_ENZYME:
-                value -= (params[V_RES + PROTEIN] * gt.card_protein[card]
-                          + params[V_RES + CARB] * gt.card_carb[card])
-            share = 1.0 - params[V_STAGE_GOLGI] if action == LA_EXOCYTOSIS else 1.0
-            value += params[V_HP] * ws[WS_WORTH, card] * share
-        elif action == LA_PROTEIN_SYNTHESIS or action == LA_STEROID_SYNTHESIS:
-            org = ORG_ROUGH if action == LA_PROTEIN_SYNTHESIS else ORG_SMOOTH
-            res = MRNA if org == ORG_ROUGH else LIPID
-            victim = code_p2(code)
-            value -= params[V_RES + res] * p1  # the spent units become the vesicle's cargo
-            value += best_er_value(v, gt, params, ws, org, p1 + v.yield_bonus[s, loc], interest)
-            if victim > 0:
-                value += params[V_HARM] * v.ves_load[org, victim - 1]
-            elif contest > 0.0 and free_budding_count(v, gt, org) == 1:
-                value += contest
-        elif action == LA_GOLGI:
-            org = p1 // SOURCE_RADIX
-            golgi = code_p2(code)
-            victim = code_p3(code)
-            value -= params[V_RES + (CARB if golgi == GOLGI_CARB else LIPID)]
-            value += best_golgi_value(v, gt, params, ws, org, v.ves_load[org, p1 % SOURCE_RADIX],
-                                      golgi, interest)
-            if victim > 0:
-                value += params[V_HARM] * v.ves_load[ORG_GOLGI, victim - 1]
-            elif contest > 0.0 and free_budding_count(v, gt, ORG_GOLGI) == 1:
-                value += contest
-        elif action == LA_LAUREATES:
-            if not gt.rotate and v.marker != s:
-                value += params[V_FIRST]
-            if p1 == 0:
-                d = plus(d, ATP, 1.0)
-            else:
-                value += marker_value(v, gt, params, p1 - 1)
-    # every resource, changed or not: an unchanged one adds exactly 0.0
+def settle(ev, value, d):
+    """value plus the worth of the five stock changes d, every resource, changed or not (an
+    unchanged one adds exactly 0.0), in resource order. Changes to personal stock are gathered
+    in d (a tuple of five, so in registers: as an array, each store made the compiler reload the
+    parameters, which it cannot tell apart from it) and valued once here; resources that turn
+    into a completion or into vesicle cargo count at their base worth only."""
+    worth = ev[3]
+    gap = ev[4]
+    focus_need = ev[5]
     value += resource_delta(worth[0], gap[0], focus_need, d[0])
     value += resource_delta(worth[1], gap[1], focus_need, d[1])
     value += resource_delta(worth[2], gap[2], focus_need, d[2])
     value += resource_delta(worth[3], gap[3], focus_need, d[3])
     value += resource_delta(worth[4], gap[4], focus_need, d[4])
-    if grey:  # last, so a grey placement is worth exactly its own-flask twin + grey_first
-        value += params[V_GREY]
     return value
+
+
+@kernel_jit_inline
+def location_bonus(v, loc):
+    """The stock changes of claiming a location's unclaimed location_bonus (none: all 0)."""
+    d = (0.0, 0.0, 0.0, 0.0, 0.0)
+    if v.bonus_res[loc] >= 0:
+        d = plus(d, v.bonus_res[loc], np.float64(v.bonus_n[loc]))
+    return d
+
+
+@kernel_jit_inline
+def collect_value(ev, gt, loc, j):
+    """Collecting at spot j of a Collect location."""
+    v = ev[0]
+    spot = gt.loc_first_spot[loc] + j
+    bonus = v.yield_bonus[v.seat, loc]
+    d = location_bonus(v, loc)
+    # integer sums, exact in float: a select, not a branch per resource
+    d = (d[0] + spot_net(gt, spot, 0, bonus), d[1] + spot_net(gt, spot, 1, bonus),
+         d[2] + spot_net(gt, spot, 2, bonus), d[3] + spot_net(gt, spot, 3, bonus),
+         d[4] + spot_net(gt, spot, 4, bonus))
+    return settle(ev, 0.0, d)
+
+
+@kernel_jit_inline
+def translate_value(ev, gt, loc, k):
+    """Translating k mRNA into Protein at the Free Ribosomes."""
+    v = ev[0]
+    d = location_bonus(v, loc)
+    d = plus(plus(d, MRNA, np.float64(-k)), PROTEIN, np.float64(k + v.yield_bonus[v.seat, loc]))
+    return settle(ev, 0.0, d)
+
+
+@kernel_jit_inline
+def card_area_value(ev, gt, loc, slot):
+    """Buying the card in a Card Area slot."""
+    v, params, ws, interest = ev[0], ev[1], ev[2], ev[6]
+    d = location_bonus(v, loc)
+    card = v.slot_card[slot]
+    price = gt.slot_prices[slot] - v.discount
+    d = plus(d, ATP, -np.float64(price if price > 0 else 0))
+    weight = 1.0 if (interest >> np.int64(card)) & 1 else 0.6
+    value = 0.0
+    value += acquire_value(v, gt, params, ws, card, weight)
+    if gt.card_type[card] == ADDITIONAL_RESOURCE:
+        d = card_gain(gt, card, 1.0, d)
+    return settle(ev, value, d)
+
+
+@kernel_jit_inline
+def completion_value(ev, gt, loc, card, action):
+    """Completing `card` at an Enzyme, Detoxification or Exocytosis location (`action`)."""
+    v, params, ws = ev[0], ev[1], ev[2]
+    d = location_bonus(v, loc)
+    value = 0.0
+    value -= params[V_RES + ATP] * completion_atp(v, gt, card)
+    if action == LA_ENZYME:
+        value -= (params[V_RES + PROTEIN] * gt.card_protein[card]
+                  + params[V_RES + CARB] * gt.card_carb[card])
+    share = 1.0 - params[V_STAGE_GOLGI] if action == LA_EXOCYTOSIS else 1.0
+    value += params[V_HP] * ws[WS_WORTH, card] * share
+    return settle(ev, value, d)
+
+
+@kernel_jit_inline
+def displacement_value(v, gt, params, contest, org, victim):
+    """Worth of taking a budding location of organelle `org`: harm done to the vesicle
+    displaced at victim - 1, or (victim 0) `contest` when it is the last free one."""
+    if victim > 0:
+        return params[V_HARM] * v.ves_load[org, victim - 1]
+    if contest > 0.0 and free_budding_count(v, gt, org) == 1:
+        return contest
+    return 0.0  # adds exactly nothing: the value it is added to is never -0.0
+
+
+@kernel_jit_inline
+def er_value(ev, gt, loc, org, k, victim):
+    """Loading a vesicle of k units at the Rough (org ORG_ROUGH) or Smooth ER, displacing the
+    vesicle at budding index victim - 1 (victim 0: a free budding location)."""
+    v, params, ws, interest, contest = ev[0], ev[1], ev[2], ev[6], ev[7]
+    d = location_bonus(v, loc)
+    res = MRNA if org == ORG_ROUGH else LIPID
+    value = 0.0
+    value -= params[V_RES + res] * k  # the spent units become the vesicle's cargo
+    value += best_er_value(v, gt, params, ws, org, k + v.yield_bonus[v.seat, loc], interest)
+    value += displacement_value(v, gt, params, contest, org, victim)
+    return settle(ev, value, d)
+
+
+@kernel_jit_inline
+def golgi_value(ev, gt, loc, src, golgi, victim):
+    """Moving the vesicle at source `src` (organelle * SOURCE_RADIX + index) to the Golgi with
+    Golgi resource `golgi`, displacing the Golgi vesicle at victim - 1 (victim 0: none)."""
+    v, params, ws, interest, contest = ev[0], ev[1], ev[2], ev[6], ev[7]
+    d = location_bonus(v, loc)
+    org = src // SOURCE_RADIX
+    value = 0.0
+    value -= params[V_RES + (CARB if golgi == GOLGI_CARB else LIPID)]
+    value += best_golgi_value(v, gt, params, ws, org, v.ves_load[org, src % SOURCE_RADIX],
+                              golgi, interest)
+    value += displacement_value(v, gt, params, contest, ORG_GOLGI, victim)
+    return settle(ev, value, d)
+
+
+@kernel_jit_inline
+def laureates_value(ev, gt, loc, choice):
+    """The Laureates: choice 0 takes the ATP, 1 + gi puts a goal marker on goal gi."""
+    v, params = ev[0], ev[1]
+    d = location_bonus(v, loc)
+    value = 0.0
+    if not gt.rotate and v.marker != v.seat:
+        value += params[V_FIRST]
+    if choice == 0:
+        d = plus(d, ATP, 1.0)
+    else:
+        value += marker_value(v, gt, params, choice - 1)
+    return settle(ev, value, d)
+
+
+@kernel_jit_inline
+def exhaust_value(ev, r):
+    """Exhausting a flask for one unit of resource r."""
+    return settle(ev, 0.0 - ev[1][V_EXHAUST], plus((0.0, 0.0, 0.0, 0.0, 0.0), r, 1.0))
+
+
+@kernel_jit_inline
+def place_value(ev, gt, code):
+    """A placement code's value, without grey_first (dispatched on its location's action)."""
+    loc = code_target(code)
+    action = gt.loc_action[loc]
+    p1 = code_p1(code)
+    if action == LA_COLLECT:
+        return collect_value(ev, gt, loc, p1)
+    if action == LA_TRANSLATE:
+        return translate_value(ev, gt, loc, p1)
+    if action == LA_CARD_AREA:
+        return card_area_value(ev, gt, loc, p1)
+    if action == LA_EXOCYTOSIS:
+        return completion_value(ev, gt, loc, code_p2(code), action)
+    if action == LA_ENZYME or action == LA_DETOX:
+        return completion_value(ev, gt, loc, p1, action)
+    if action == LA_PROTEIN_SYNTHESIS:
+        return er_value(ev, gt, loc, ORG_ROUGH, p1, code_p2(code))
+    if action == LA_STEROID_SYNTHESIS:
+        return er_value(ev, gt, loc, ORG_SMOOTH, p1, code_p2(code))
+    if action == LA_GOLGI:
+        return golgi_value(ev, gt, loc, p1, code_p2(code), code_p3(code))
+    if action == LA_LAUREATES:
+        return laureates_value(ev, gt, loc, p1)
+    return settle(ev, 0.0, location_bonus(ev[0], loc))
+
+
+@kernel_jit_inline
+def action_value(ev, gt, code):
+    """One-step value of a legal action code for the context's seat."""
+    kind = code_kind(code)
+    if kind == ACT_PASS:
+        return 0.0
+    if kind == ACT_EXHAUST:
+        return exhaust_value(ev, code_p1(code))
+    if kind == ACT_RETURN or kind == ACT_COMBO:
+        return setup_value(ev, gt, code)
+    value = place_value(ev, gt, code)
+    if code_flask(code) == FLASK_GREY:  # last: a grey placement is its own-flask twin + grey_first
+        value += ev[1][V_GREY]
+    return value
+
+
+@kernel_jit_inline
+def setup_value(ev, gt, code):
+    """A setup decision's value: returning a card (ACT_RETURN) or taking a starting combination
+    (ACT_COMBO)."""
+    v, params, ws = ev[0], ev[1], ev[2]
+    d = (0.0, 0.0, 0.0, 0.0, 0.0)
+    value = 0.0
+    p1 = code_p1(code)
+    if code_kind(code) == ACT_RETURN:
+        value -= acquire_value(v, gt, params, ws, p1, -1.0)
+        if gt.card_type[p1] == ADDITIONAL_RESOURCE:
+            d = card_gain(gt, p1, -1.0, d)
+    else:
+        d = plus(plus(d, gt.combos[p1, 0], 1.0), gt.combos[p1, 1], 1.0)
+    return settle(ev, value, d)
 
 
 @kernel_jit_inline
