@@ -130,6 +130,19 @@ def _add_if(st, n, code, ok):
 
 
 @kernel_jit_inline
+def victim_set(st, gt, seat, org):
+    """The victim fields a placement taking a budding location of `org` may have, as a bit set:
+    {0} with a free budding location, else 1 + the index of each vesicle of another seat."""
+    if free_budding(st, gt, org) >= 0:
+        return np.int64(1)
+    victims = np.int64(0)
+    for v in range(gt.budding[org]):
+        if st.ves_owner[org, v] != seat:
+            victims |= np.int64(1) << np.int64(v + 1)
+    return victims
+
+
+@kernel_jit_inline
 def placements(st, gt, seat, n, ev, valued):
     """Append every legal own-flask placement, location by location (valued: with their
     values, module docstring). Each kind of placement is listed at one place in the
@@ -194,16 +207,17 @@ def placements(st, gt, seat, n, ev, valued):
                 kmax = min(kmax, st.supply[PROTEIN])
             if kmax < 1 or st.disks_free[seat] < 1:
                 continue
-            has_free = free_budding(st, gt, org) >= 0
+            victims = victim_set(st, gt, seat, org)
             for k in range(1, kmax + 1):
-                for w in range(1 if has_free else gt.budding[org]):
-                    if has_free or st.ves_owner[org, w] != seat:
-                        victim = 0 if has_free else w + 1
-                        if valued:
-                            st.policy_values[n] = er_value(ev, gt, loc, org, k, victim)
-                        n = _add(st, n, code_place(FLASK_OWN, loc, k, victim, 0))
+                left = victims
+                while left != 0:
+                    victim = lowest_bit(left)
+                    left &= left - np.int64(1)
+                    if valued:
+                        st.policy_values[n] = er_value(ev, gt, loc, org, k, victim)
+                    n = _add(st, n, code_place(FLASK_OWN, loc, k, victim, 0))
         elif action == LA_GOLGI:
-            has_free = free_budding(st, gt, ORG_GOLGI) >= 0
+            victims = victim_set(st, gt, seat, ORG_GOLGI)
             for org in range(2):
                 for idx in range(gt.budding[org]):
                     if st.ves_owner[org, idx] != seat:
@@ -212,13 +226,13 @@ def placements(st, gt, seat, n, ev, valued):
                     for res in range(2):
                         if stock[seat, golgi_resource(res)] < 1:
                             continue
-                        for w in range(1 if has_free else gt.budding[ORG_GOLGI]):
-                            if has_free or st.ves_owner[ORG_GOLGI, w] != seat:
-                                victim = 0 if has_free else w + 1
-                                if valued:
-                                    st.policy_values[n] = golgi_value(ev, gt, loc, src, res,
-                                                                      victim)
-                                n = _add(st, n, code_place(FLASK_OWN, loc, src, res, victim))
+                        left = victims
+                        while left != 0:
+                            victim = lowest_bit(left)
+                            left &= left - np.int64(1)
+                            if valued:
+                                st.policy_values[n] = golgi_value(ev, gt, loc, src, res, victim)
+                            n = _add(st, n, code_place(FLASK_OWN, loc, src, res, victim))
         elif action == LA_EXOCYTOSIS:
             vesicle_cards = hand & gt.vesicle_type_mask
             for gidx in range(gt.budding[ORG_GOLGI] if vesicle_cards != 0 else 0):
