@@ -5,7 +5,7 @@ written to State.legal in ascending code order (the loops run in code order, so 
 with `valued`, State.policy_values[i] is the evaluator's value of State.legal[i]
 (policies/evaluate.py; `ev` is its per-decision context). Each listing site knows its
 placement's kind, so it calls that kind's value function alone, where valuing the finished list
-decoded and dispatched every code again (greedy about 8% faster, every game the same). The
+decoded and dispatched every code again (greedy about 6% faster, every game the same). The
 rules do not depend on it: without `valued` nothing is valued and `ev` is not read."""
 
 from __future__ import annotations
