@@ -101,6 +101,41 @@ def _share_inline_copy_memo() -> _InlineCopy | None:
 INLINE_COPY = _share_inline_copy_memo()  # the installed _InlineCopy, or None
 
 
+KERNEL_SYMBOL = "_ZN7simcell"  # how numba's mangled name of a function in this package begins
+
+
+def _kernel_indices_unwrapped() -> bool:
+    """Compile the kernel's array indexing without numba's negative-index wraparound. numba
+    treats a signed index i < 0 as i + len, as Python does: a compare and an add against the
+    array's length (loaded from the stack) before every access, about 8,000 bytes of the turn
+    loop's 77,000, on every load of the hot paths. The kernel never indexes from the end (its
+    -1s are "none" markers it tests before indexing), so for kernel code (whose functions
+    numba names _ZN7simcell...; inlined callees are lowered inside them) an index is used as
+    it is. User policies and any other numba code keep the wraparound. A build with numba's
+    bounds checks (NUMBA_BOUNDSCHECK=1), which then rejects any negative index, plays every
+    policy clean (tests/test_kernel_indices.py). False (nothing changed) if this numba's
+    indexing is not laid out as expected."""
+    try:
+        from numba.core import types
+        from numba.np import arrayobj
+    except ImportError:
+        return False
+    numba_fix = getattr(arrayobj, "fix_integer_index", None)
+    if numba_fix is None:
+        return False
+
+    def fix_integer_index(context, builder, idxty, idx, size):
+        if idxty.signed and builder.function.name.find(KERNEL_SYMBOL) >= 0:
+            return context.cast(builder, idx, idxty, types.intp)
+        return numba_fix(context, builder, idxty, idx, size)
+
+    arrayobj.fix_integer_index = fix_integer_index
+    return True
+
+
+KERNEL_INDICES_UNWRAPPED = _kernel_indices_unwrapped()
+
+
 def kernel_jit(fn):
     """Compile a numba-layer function: nopython, cached, no reference counting."""
     return numba.njit(cache=True, _nrt=False)(fn)
