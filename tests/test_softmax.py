@@ -8,7 +8,13 @@ import math
 import numpy as np
 from scipy import stats
 
-from simcell.policies.softmax import CUT, softmax_pick, softmax_weight
+from simcell.policies.softmax import CUT, SLACK, softmax_pick, softmax_weight
+
+
+def _with_slack(values: np.ndarray) -> np.ndarray:
+    """A copy with the SLACK entries past the values that softmax_pick may write (as
+    State.policy_values has), NaN: read as values, they would spoil every draw."""
+    return np.concatenate([values, np.full(SLACK, np.nan)])
 
 
 def test_own_exp_matches_exp_within_a_few_ulp() -> None:
@@ -29,7 +35,18 @@ def test_weights_below_the_cut_are_zero() -> None:
 
 def test_temperature_zero_takes_the_first_best() -> None:
     values = np.array([0.5, 2.0, -1.0, 2.0])
-    assert softmax_pick(values.copy(), 4, 0.0, np.uint64(1)) == 1
+    assert softmax_pick(_with_slack(values), 4, 0.0, np.uint64(1)) == 1
+
+
+def test_weights_written_past_n_stay_within_the_slack() -> None:
+    """The weights are worked out in whole vectors, into at most SLACK - 1 entries past n: the
+    entry SLACK - 1 past n, and every one after it, is never written, for any n."""
+    for n in range(1, 3 * SLACK + 2):
+        values = np.concatenate([np.linspace(0.0, -1.0, n), np.full(2 * SLACK, np.nan)])
+        i = softmax_pick(values, n, 0.3, np.uint64(n))
+        assert 0 <= i < n
+        assert np.isnan(values[n + SLACK - 1:]).all(), n
+        assert (values[:n] > 0.0).all()  # the weights
 
 
 def test_draws_follow_the_softmax_probabilities() -> None:
@@ -42,7 +59,7 @@ def test_draws_follow_the_softmax_probabilities() -> None:
     n = 20_000
     counts = np.zeros(len(values))
     for k in range(n):
-        counts[softmax_pick(values.copy(), len(values), temperature,
+        counts[softmax_pick(_with_slack(values), len(values), temperature,
                             np.uint64(0x9E3779B97F4A7C15 * (k + 1) % 2**64))] += 1
     expected = n * p
     keep = expected >= 5  # the last action's share is tiny: pool it with its neighbour

@@ -13,6 +13,7 @@ from simcell.kernel.enums import (
     GOAL_CRITERIA,
     GOLGI_RESOURCES,
     HP_IF_CONDITIONS,
+    LEGAL_SLACK,
     LOCATION_ACTIONS,
     MIN_PLAYERS,
     N_RESOURCES,
@@ -119,9 +120,8 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         n_collect + r.max_batch + n_slots + n_ids + r.max_batch * rb + r.max_batch * sb
         + (rb + sb) * 2 * gb + gb * n_ids + n_ids + 1 + b.goals_revealed[pi]
     )
-    # + 8: slack past the bound, which legal._add_if relies on (it writes one code past the
-    # legal ones before knowing whether to keep it)
-    max_legal = max(2 * per_flask + 4, b.cards_dealt, len(b.combos)) + 8
+    # + LEGAL_SLACK: slack past the bound, which legal._add_if and the softmax rely on
+    max_legal = max(2 * per_flask + 4, b.cards_dealt, len(b.combos)) + LEGAL_SLACK
 
     return GameTables(
         players=players,

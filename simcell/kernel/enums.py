@@ -51,6 +51,10 @@ SEED_CARD_COUNTS = {
     "detox": 7,
 }
 MAX_CARDS = 64  # cards are bits of 64-bit masks in the records
+# entries State.legal and State.policy_values hold past the most legal actions a decision can
+# have (config/arrays.py max_legal): legal._add_if writes one code past the legal ones before
+# knowing whether to keep it, and the softmax works out weights in whole vectors of 8
+LEGAL_SLACK = 8
 
 # Where each completable type is completed, and with which vesicle origin.
 # Rough ER cards carry `protein`; Smooth ER cards carry `lipid` (RULES.md §4).

@@ -18,8 +18,11 @@ import numpy as np
 
 from simcell.kernel.bits import float_from_bits
 from simcell.kernel.chance import S11, TWO53, splitmix64
+from simcell.kernel.enums import LEGAL_SLACK
 from simcell.kernel.jit import kernel_jit_inline
 
+SLACK = LEGAL_SLACK  # entries past n the softmax may write (State.policy_values has them)
+assert SLACK % 8 == 0  # whole vectors of float64: 8 a register with AVX-512, 4 with AVX2
 CUT = -40.0  # exp(CUT) = 4.2e-18: a weight this far below the best action's 1.0 counts as 0
 LOG2E = 1.4426950408889634
 # ln 2 in two parts (Cody and Waite): k * LN2_HI is exact for |k| < 2**11
@@ -55,7 +58,8 @@ def softmax_weight(x):
 @kernel_jit_inline
 def softmax_pick(values, n, temperature, key):
     """Index of the best value (temperature 0; ties to the lowest index) or a softmax draw.
-    values[:n] is overwritten with the weights."""
+    values[:n] is overwritten with the weights, and up to SLACK - 1 entries past n (they must
+    exist) with scratch."""
     best = 0
     for i in range(1, n):
         if values[i] > values[best]:
@@ -71,7 +75,14 @@ def softmax_draw(values, n, best, temperature, key):
         return best
     top = values[best]
     scale = 1.0 / temperature
-    for i in range(n):  # no call and no carried value: unrolled and vectorised
+    # the weights in whole vectors (SLACK float64: one AVX-512 register, two AVX2): values past n
+    # (State.policy_values has SLACK entries of slack, config/arrays.py max_legal) set to top,
+    # so their weights are 1.0, are worked out in the last vector and never read; the loop's
+    # scalar remainder, which cost as much as its vectors, never runs
+    m = (n + np.int64(SLACK - 1)) & np.int64(-SLACK)
+    for i in range(n, m):
+        values[i] = top
+    for i in range(m):  # no call and no carried value: unrolled and vectorised
         values[i] = softmax_weight((values[i] - top) * scale)
     total = 0.0
     for i in range(n):
