@@ -412,6 +412,16 @@ CASES = [
     Case("card-area-spots-mismatch", "", "board", "location",
          ("'card_area' has 4 spots", "slot_prices lists 5 slots"),
          data={"board": sub("slot_prices = [0, 1, 2, 3]", "slot_prices = [0, 1, 2, 3, 4]")}),
+    Case("too-many-collect-spots", "", "board", "location",
+         ("the collect locations have 79 spots in all", "at most 60"),
+         data={"board": sub("spots = [ { gain = { mrna = 3 } }, { gain = { mrna = 2 } } ]",
+                            "spots = [ " + ", ".join(["{ gain = { mrna = 1 } }"] * 26) + " ]\n"
+                            "[[location]]\nid = \"nucleolus\"\nname = \"Nucleolus\"\n"
+                            "action = \"collect\"\nspots = [ "
+                            + ", ".join(["{ gain = { mrna = 1 } }"] * 26) + " ]\n"
+                            "[[location]]\nid = \"peroxisome\"\nname = \"Peroxisome\"\n"
+                            "action = \"collect\"\nspots = [ "
+                            + ", ".join(["{ gain = { atp = 1 } }"] * 20) + " ]")}),
     Case("slot-prices-rule-wrong-length", "\n[rules]\nslot_prices = [0, 1, 2]\n", "run",
          "rules.slot_prices", ("needs 4 prices", "one per Card Area slot", "got 3")),
     Case("starting-atp-rule-too-short", "\n[rules]\nstarting_atp = [4, 4]\n", "run",

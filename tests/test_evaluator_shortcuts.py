@@ -7,6 +7,8 @@ twin n_grey places before it or none does; placements_for is the division it rep
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from simcell.config.load import load_default_game
@@ -120,13 +122,19 @@ def test_values_listed_with_the_actions_are_the_evaluators() -> None:
     included), the actions the turn loop valued as it listed them are the legal list, each value
     bit for bit the evaluator's value of that code decoded (the listing's sites and the decoder
     must agree on every kind of action, grey copies and grey flasks without own flasks
-    included); every kind of action occurs, so each listing site is checked. The turn loop
+    included); every kind of action occurs, so each listing site is checked, and collect
+    spots both where the seat has a yield bonus or the location an unclaimed location_bonus
+    (valued one by one) and where neither (valued all at once, evaluate.fixed_values): the
+    epigenetic variant gives yield bonuses. The turn loop
     lists and values a decision's actions before it stops for it (game_in_progress,
     next_decision), so they are in the State's legal list and policy values there."""
-    game = load_default_game()
+    base = load_default_game()
+    epigenetic = dataclasses.replace(base, rules=dataclasses.replace(base.rules, epigenetic=True))
     seen: set[str] = set()
     grey_only = checked = 0
-    for players, policy in [(5, "greedy"), (3, "planner"), (2, "greedy"), (5, "planner")]:
+    collect = {"yield": 0, "location": 0, "none": 0}  # listed collect spots, by bonus
+    for players, policy, game in [(5, "greedy", base), (3, "planner", base), (2, "greedy", base),
+                                  (5, "planner", base), (4, "greedy", epigenetic)]:
         for g in range(4):
             st, gt = game_in_progress(game, players, 23, g, homogeneous(policy, players), 0)
             _TABLES[:] = [gt]
@@ -143,6 +151,12 @@ def test_values_listed_with_the_actions_are_the_evaluators() -> None:
                                          zip(legal[:n], listed, values[:n]) if a != b])
                 kinds = _kinds(legal[:n])
                 seen |= kinds
+                seat = st.g[G_TO_MOVE]
+                for code in legal[:n]:
+                    kind, _, loc, *_ = decode_action(int(code))
+                    if kind == ACT_PLACE and LOCATION_ACTIONS[int(gt.loc_action[loc])] == "collect":
+                        collect["yield" if st.yield_bonus[seat, loc] else
+                                "location" if st.bonus_res[loc] >= 0 else "none"] += 1
                 grey_only += "pass" in kinds and any(k.endswith(" grey") for k in kinds)
                 checked += 1
                 next_decision(st, gt)
@@ -150,3 +164,4 @@ def test_values_listed_with_the_actions_are_the_evaluators() -> None:
         a + grey for a in LOCATION_ACTIONS for grey in ("", " grey")}
     assert seen == expected, expected - seen
     assert grey_only >= 5 and checked > 1500, (grey_only, checked)  # 7 and 2,424 as written
+    assert min(collect.values()) > 100 and collect["none"] > 1000, collect

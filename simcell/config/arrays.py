@@ -9,6 +9,7 @@ from simcell.config.model import GameDefinition
 from simcell.kernel.enums import (
     CARD_TYPES,
     COMPLETED_TYPES,
+    EXHAUST_RESOURCES,
     EVENT_EFFECTS,
     GOAL_CRITERIA,
     GOLGI_RESOURCES,
@@ -115,6 +116,19 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
     budding = np.array(b.budding_locations, i32)
     n_slots = len(b.slot_prices)
     n_collect = int(sum(len(loc.spots) for loc in b.locations if loc.action == "collect"))
+    n_fixed_pad = -(-(n_collect + len(EXHAUST_RESOURCES)) // LEGAL_SLACK) * LEGAL_SLACK
+    loc_first_collect = np.full(n_loc, -1, i32)
+    fixed_net = np.zeros((5, n_fixed_pad), np.float64)
+    k = 0
+    for li, loc in enumerate(b.locations):
+        if loc.action == "collect":
+            loc_first_collect[li] = k
+            for j in range(len(loc.spots)):
+                spot = loc_first_spot[li] + j
+                fixed_net[:, k] = spot_gain[spot] - spot_cost[spot]
+                k += 1
+    for i, res in enumerate(EXHAUST_RESOURCES):
+        fixed_net[res, n_collect + i] = 1.0
     rb, sb, gb = (int(x) for x in budding)
     per_flask = (
         n_collect + r.max_batch + n_slots + n_ids + r.max_batch * rb + r.max_batch * sb
@@ -177,6 +191,10 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         spot_cost=spot_cost,
         spot_gain=spot_gain,
         spot_costly=(spot_cost > 0).any(axis=1).astype(i32),
+        loc_first_collect=loc_first_collect,
+        fixed_net=fixed_net,
+        exhaust_row=n_collect,
+        n_fixed_pad=n_fixed_pad,
         slot_prices=np.array(b.slot_prices, i32),
         starting_atp=np.array(b.starting_atp[:players], i32),
         combos=np.array([[RESOURCES.index(x) for x in c] for c in b.combos], i32),

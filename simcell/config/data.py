@@ -45,7 +45,7 @@ from simcell.kernel.enums import (
     TYPE_OR_GROUP,
     YIELD_BONUS_ACTIONS,
 )
-from simcell.kernel.enums import MAX_BATCH_CODE, MAX_BUDDING
+from simcell.kernel.enums import MAX_BATCH_CODE, MAX_BUDDING, MAX_COLLECT_SPOTS
 
 PLAYER_COUNTS = tuple(str(p) for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
 SPOT_LABELS = "abcdefghijklmnopqrstuvwxyz"
@@ -210,6 +210,13 @@ def _check_locations(t: Table, locations: tuple[Location, ...], n_slots: int) ->
                 f"the board needs exactly one location with action {action!r}, "
                 f"found {actions[action]}",
             )
+    collect = sum(len(loc.spots) for loc in locations if loc.action == "collect")
+    if collect > MAX_COLLECT_SPOTS:
+        raise t.error(
+            "location",
+            f"the collect locations have {collect} spots in all; at most {MAX_COLLECT_SPOTS} "
+            "are allowed",
+        )
     area = next(loc for loc in locations if loc.action == "card_area")
     if len(area.spots) != n_slots:
         raise t.error(

@@ -52,7 +52,6 @@ from simcell.policies.evaluate import (
     collect_value,
     completion_value,
     er_value,
-    exhaust_value,
     golgi_value,
     laureates_value,
     translate_value,
@@ -153,6 +152,10 @@ def placements(st, gt, seat, n, ev, valued):
         action = gt.loc_action[loc]
         first = gt.loc_first_spot[loc]
         if action == LA_COLLECT:
+            # without a yield bonus or a location bonus here, the spots' values are the ones
+            # worked out with the exhausts' for every collect spot at once (evaluate.fixed_values)
+            plain = valued and st.yield_bonus[seat, loc] == 0 and st.bonus_res[loc] < 0
+            k0 = gt.loc_first_collect[loc]
             for j in range(gt.loc_n_spots[loc]):
                 spot = first + j
                 ok = st.spot_occ[spot] < 0
@@ -164,7 +167,10 @@ def placements(st, gt, seat, n, ev, valued):
                 # its value written at n, as its code is, and what is listed next overwrites
                 # both (nothing reads past the count)
                 if valued:
-                    st.policy_values[n] = collect_value(ev, gt, loc, j)
+                    if plain:
+                        st.policy_values[n] = ev[8][k0 + j]
+                    else:
+                        st.policy_values[n] = collect_value(ev, gt, loc, j)
                 n = _add_if(st, n, code_place(FLASK_OWN, loc, j, 0, 0), ok)
             continue
         if action == LA_CARD_AREA:
@@ -298,9 +304,10 @@ def phase_one_listing(st, gt, ev, valued):
     own = st.own_left[seat] > 0
     if own:
         if valued:
-            st.policy_values[0] = exhaust_value(ev, MRNA)
-            st.policy_values[1] = exhaust_value(ev, LIPID)
-            st.policy_values[2] = exhaust_value(ev, ATP)
+            # exhaust_value's, worked out with the collect spots' (evaluate.fixed_values)
+            st.policy_values[0] = ev[8][gt.exhaust_row]
+            st.policy_values[1] = ev[8][gt.exhaust_row + 1]
+            st.policy_values[2] = ev[8][gt.exhaust_row + 2]
         n = _add(st, n, code_exhaust(MRNA))
         n = _add(st, n, code_exhaust(LIPID))
         n = _add(st, n, code_exhaust(ATP))

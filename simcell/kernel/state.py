@@ -118,6 +118,12 @@ class GameTables(NamedTuple):
     spot_cost: np.ndarray  # int32[spot, resource]
     spot_gain: np.ndarray  # int32[spot, resource]
     spot_costly: np.ndarray  # int32[spot] -> 1 if the spot costs anything (spot_cost row not all 0)
+    # actions whose stock changes the board fixes, row k: the collect locations' spots in board
+    # order, then exhausting for mRNA, Lipid, ATP (policies/evaluate.py fixed_values)
+    loc_first_collect: np.ndarray  # int32[location] -> row of a collect location's first spot (-1)
+    fixed_net: np.ndarray  # float64[resource, row] the stock change; 0.0 in the padding
+    exhaust_row: int  # row of the first exhaust (the number of collect spots)
+    n_fixed_pad: int  # rows, rounded up to a multiple of enums.LEGAL_SLACK
     slot_prices: np.ndarray  # int32[slot] -> ATP price
     starting_atp: np.ndarray  # int32[seat]
     combos: np.ndarray  # int32[combo, 2] -> the two resources

@@ -415,9 +415,11 @@ def free_budding_count(v, gt, org):
 # -- the value of one action -------------------------------------------------------------------
 # A decision's evaluator context `ev` (heuristic.evaluator_context): the View, the parameter
 # row, the card workspace, the per-unit worths and gaps (tuples of five), focus * need, the
-# cards of interest, the contest bonus. The placement values below take it with the placement's fields, so the
-# legality generator can value each placement where it lists it (kernel/legal.py, `valued`),
-# each site reading only its own kind's code, and action_value reads them for a listed code.
+# cards of interest, the contest bonus, and a scratch row for fixed_values (filled by the turn
+# loop's listing, heuristic.list_and_value, before it lists). The placement values below take
+# it with the placement's fields, so the legality generator can value each placement where it
+# lists it (kernel/legal.py, `valued`), each site reading only its own kind's code, and
+# action_value reads them for a listed code.
 @kernel_jit_inline
 def settle(ev, value, d):
     """value plus the worth of the five stock changes d, every resource, changed or not (an
@@ -457,6 +459,21 @@ def collect_value(ev, gt, loc, j):
          d[2] + spot_net(gt, spot, 2, bonus), d[3] + spot_net(gt, spot, 3, bonus),
          d[4] + spot_net(gt, spot, 4, bonus))
     return settle(ev, 0.0, d)
+
+
+@kernel_jit_inline
+def fixed_values(ev, gt, out):
+    """out[row] = the value of each action whose stock changes the board fixes
+    (GameTables.fixed_net): collecting at each collect spot, for a seat without a yield bonus
+    at the spot's location and a location without an unclaimed location_bonus (collect_value
+    then), and exhausting for mRNA, Lipid, ATP (exhaust_value). All at once, in whole vectors,
+    by the same operations as those functions' (the zero bonuses add exactly nothing), so the
+    same values to the bit; the padding's are never read."""
+    exhausted = 0.0 - ev[1][V_EXHAUST]
+    for k in range(gt.n_fixed_pad):  # no call and no branch: vectorised
+        d = (gt.fixed_net[0, k], gt.fixed_net[1, k], gt.fixed_net[2, k],
+             gt.fixed_net[3, k], gt.fixed_net[4, k])
+        out[k] = settle(ev, exhausted if k >= gt.exhaust_row else 0.0, d)
 
 
 @kernel_jit_inline

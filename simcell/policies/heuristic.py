@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcell.kernel.enums import MAX_CARDS
+from simcell.kernel.enums import FIXED_ROWS, MAX_CARDS
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.kernel.legal import pass_forced, phase_one_listing
 from simcell.kernel.scratch import stack_array
@@ -21,6 +21,7 @@ from simcell.policies.evaluate import (
     V_RES,
     V_TEMPERATURE,
     action_value,
+    fixed_values,
     need_to_gap,
     prepare_cards,
     setup_value,
@@ -34,7 +35,7 @@ ZERO5 = (0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @kernel_jit_inline
-def evaluator_context(v, gt, params, plan, ws, need, goal_bonus):
+def evaluator_context(v, gt, params, plan, ws, need, goal_bonus, fixed):
     """Fill the card workspace and the needs of the View's seat for one decision (the planner
     choosing its targets, greedy taking its hand) and return the context `ev`."""
     prepare_cards(v, gt, params, ws, goal_bonus)
@@ -51,7 +52,7 @@ def evaluator_context(v, gt, params, plan, ws, need, goal_bonus):
     worth = (params[V_RES], params[V_RES + 1], params[V_RES + 2], params[V_RES + 3],
              params[V_RES + 4])
     gap = (need[0], need[1], need[2], need[3], need[4])
-    return (v, params, ws, worth, gap, focus * params[V_NEED], interest, contest)
+    return (v, params, ws, worth, gap, focus * params[V_NEED], interest, contest, fixed)
 
 
 @kernel_jit_inline
@@ -60,12 +61,14 @@ def list_and_value(st, gt, seat, heuristic, plan):
     many; for a heuristic seat (`heuristic`: greedy, planner, or the rollout's greedy ranking;
     `plan`: the planner's), each action's value in st.policy_values as well. Inlined once into
     the turn loop, its one listing site."""
-    # the per-decision card workspace, needs (5 resources) and goal bonuses (7) on the stack
+    # the per-decision card workspace, needs (5 resources), goal bonuses (7) and the values of
+    # the actions whose stock changes the board fixes (evaluate.fixed_values) on the stack
     # (kernel/scratch.py): written often and read back at once, and no write there makes the
     # compiler read a State array again
     need = stack_array(1, 8, np.float64)[0]
     ws = stack_array(4, MAX_CARDS, np.float64)
     goal_bonus = stack_array(1, 8, np.float64)[0]
+    fixed = stack_array(1, FIXED_ROWS, np.float64)[0]
     phase = st.g[G_PHASE]
     setup = phase == PH_RETURN or phase == PH_COMBO
     # a forced pass (no flask left to place) needs no values
@@ -75,10 +78,12 @@ def list_and_value(st, gt, seat, heuristic, plan):
     v = view_of(st, seat)  # (not read without `valued`: the blank context's View)
     params = st.seat_params[seat]
     if valued:
-        ev = evaluator_context(v, gt, params, plan, ws, need, goal_bonus)
+        ev = evaluator_context(v, gt, params, plan, ws, need, goal_bonus, fixed)
     else:
-        ev = (v, params, ws, ZERO5, ZERO5, 0.0, np.int64(0), 0.0)
+        ev = (v, params, ws, ZERO5, ZERO5, 0.0, np.int64(0), 0.0, fixed)
     if not setup:
+        if valued:
+            fixed_values(ev, gt, fixed)
         return phase_one_listing(st, gt, ev, valued)
     n = setup_legal(st, gt)
     if valued:
@@ -108,7 +113,8 @@ def evaluate_legal(v, gt, legal, n_legal, params, plan, values, need, ws, goal_b
     decoded and valued by evaluate.action_value: the reference the listing's values are tested
     against (tests/test_policies.py). Returns the index of the best (the first of equal
     values)."""
-    ev = evaluator_context(v, gt, params, plan, ws, need, goal_bonus)
+    ev = evaluator_context(v, gt, params, plan, ws, need, goal_bonus,
+                           stack_array(1, FIXED_ROWS, np.float64)[0])
     best = 0
     top = 0.0
     for i in range(n_legal):
