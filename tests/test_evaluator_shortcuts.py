@@ -3,7 +3,8 @@ values each action where it lists it (kernel/legal.py phase_one_listing), and th
 exactly the evaluator's value of each listed code, decoded (policies/heuristic.evaluate_legal);
 a grey copy is valued as its own-flask twin plus grey_first, and every grey placement has its
 twin n_grey places before it or none does; placements_for is the division it replaces
-(policies/evaluate.py)."""
+(policies/evaluate.py); the card route tables (GameTables.card_plan, card_match) that spare the
+evaluator its branches on a card's type give the type-by-type reading of each card's route."""
 
 from __future__ import annotations
 
@@ -15,6 +16,12 @@ from simcell.config.load import load_default_game
 from simcell.kernel.codes import code_flask, code_kind
 from simcell.kernel.enums import (
     ACT_COMBO,
+    ATP,
+    CARB,
+    CARD_TYPES,
+    LIPID,
+    MRNA,
+    PROTEIN,
     ACT_EXHAUST,
     ACT_PASS,
     ACT_PLACE,
@@ -24,13 +31,23 @@ from simcell.kernel.enums import (
     MAX_CARDS,
     TRACE_DECISION,
     TRACE_END,
+    VESICLE_TYPES,
     decode_action,
 )
 from simcell.kernel.jit import kernel_jit
 from simcell.kernel.legal import GREY_BIT
 from simcell.kernel.state import G_PHASE, G_TO_MOVE, PH_OVER
 from simcell.kernel.turns import list_legal
-from simcell.policies.evaluate import PER_PLACEMENT, PLACEMENTS_TABLE, placements_for
+from simcell.policies.evaluate import (
+    PER_PLACEMENT,
+    PLACEMENTS_TABLE,
+    WS_STAGE,
+    add_card_need,
+    completion_hp,
+    goal_bonuses,
+    placements_for,
+    placements_to_complete,
+)
 from simcell.policies.heuristic import evaluate_legal
 from simcell.policies.registry import KERNEL_PLANNER
 from simcell.policies.view import make_view
@@ -49,6 +66,103 @@ def decoded_values(st, gt, legal, values, need, ws, goal_bonus):
     evaluate_legal(make_view(st, seat), gt, legal, m, st.seat_params[seat],
                    st.seat_policy[seat] == KERNEL_PLANNER, values, need, ws, goal_bonus)
     return m
+
+@kernel_jit
+def route_readings(st, gt, seat, card, stage, ws, goal_bonus, need):
+    """What the evaluator reads of `card` for `seat` with its vesicle at `stage`: the placements
+    still needed, the completion HP, and (into need) what it still takes from stock."""
+    v = make_view(st, seat)
+    goal_bonuses(v, gt, goal_bonus)
+    ws[WS_STAGE, card] = stage
+    for r in range(5):
+        need[r] = 0.0
+    add_card_need(v, gt, ws, card, 1.0, need)
+    return placements_to_complete(v, gt, card, True, stage), completion_hp(v, gt, goal_bonus, card)
+
+
+def _route_by_type(gt, st, seat, card, stage, goal_bonus):
+    """The same three readings worked out type by type, in plain Python, in the order the
+    evaluator adds them (so equal to the bit)."""
+    t = CARD_TYPES[gt.card_type[card]]
+    stock = st.stock[seat]
+    need = [0.0] * 5
+    if t == "additional_resource":
+        return None, None, need
+    atp = max(int(gt.card_atp[card]) - int(st.discount[seat, gt.card_type[card]]), 0)
+    need[ATP] += atp
+    miss = 0.0
+    if atp - stock[ATP] > 0:
+        miss += (atp - stock[ATP]) / PER_PLACEMENT[ATP]
+    if t in ("enzyme", "detox"):
+        n = 1.0
+        if t == "enzyme":
+            need[PROTEIN] += gt.card_protein[card]
+            need[CARB] += gt.card_carb[card]
+            if gt.card_protein[card] - stock[PROTEIN] > 0:
+                miss += (gt.card_protein[card] - stock[PROTEIN]) / PER_PLACEMENT[PROTEIN] + 1.0
+            if gt.card_carb[card] - stock[CARB] > 0:
+                miss += (gt.card_carb[card] - stock[CARB]) / PER_PLACEMENT[CARB]
+    else:  # a hormone or receptor: ER, Golgi, Exocytosis
+        n = 3.0 - stage
+        steroid = t == "steroid_hormone"
+        if stage < 2:
+            res = CARB if gt.card_golgi[card] == 0 else LIPID
+            need[res] += 1.0
+            if stock[res] < 1:
+                miss += 1 / PER_PLACEMENT[res]
+        if stage < 1:
+            res = LIPID if steroid else MRNA
+            load = gt.card_lipid[card] if steroid else gt.card_protein[card]
+            need[res] += load
+            if load - stock[res] > 0:
+                miss += (load - stock[res]) / PER_PLACEMENT[res]
+    hp = float(gt.card_hp[card])
+    done = int(st.completed[seat])
+    partner = {"protein_receptor": "protein_hormone", "steroid_receptor": "steroid_hormone"}
+    if t in partner:
+        hp += int(gt.card_bonus[card]) * int(st.completed_by_type[seat, CARD_TYPES.index(partner[t])])
+    for receptor, hormone in partner.items():
+        if t == hormone:
+            for c in range(64):
+                if done >> c & 1 and CARD_TYPES[gt.card_type[c]] == receptor:
+                    hp += gt.card_bonus[c]
+    hp += goal_bonus[gt.card_type[card]]
+    if st.completed_by_type[seat, gt.card_type[card]] == 0:
+        hp += goal_bonus[6]
+    return n + miss, hp, need
+
+
+def test_card_route_tables_give_the_type_by_type_reading() -> None:
+    """For every card of the shipped set (all seven types, both Golgi resources), each vesicle
+    stage of a hormone or receptor (a card without a vesicle is always at stage 0), and random stocks, completion discounts, completed cards and goal marks: the
+    placements still needed, the completion HP and the needs the evaluator works out from the
+    route tables are, to the bit, those of the type-by-type reading of RULES.md's routes."""
+    game = load_default_game()
+    st, gt = game_in_progress(game, 5, 23, 0, homogeneous("greedy", 5), 40)
+    rng = np.random.default_rng(5)
+    ws = np.zeros((4, MAX_CARDS))
+    goal_bonus = np.zeros(8)
+    need = np.zeros(8)
+    cards = [c for c in range(gt.n_ids) if gt.card_in_game[c]]
+    types_seen = set()
+    for _ in range(60):
+        seat = int(rng.integers(5))
+        st.stock[seat] = rng.integers(0, 7, 5)
+        st.discount[seat] = rng.integers(0, 2, st.discount.shape[1])
+        st.completed_by_type[seat] = rng.integers(0, 3, st.completed_by_type.shape[1])
+        st.completed[seat] = np.int64(sum(1 << c for c in cards if c < 63 and rng.random() < 0.3))
+        st.goal_mark[:, seat] = rng.integers(0, 2, st.goal_mark.shape[0])
+        for card in cards:
+            vesicle = CARD_TYPES[gt.card_type[card]] in VESICLE_TYPES
+            for stage in (0, 1, 2) if vesicle else (0,):  # a card without a vesicle is at 0
+                todo, hp = route_readings(st, gt, seat, card, float(stage), ws, goal_bonus, need)
+                want_todo, want_hp, want_need = _route_by_type(gt, st, seat, card, stage, goal_bonus)
+                assert list(need[:5]) == want_need, (card, stage)
+                if want_todo is not None:
+                    types_seen.add(CARD_TYPES[gt.card_type[card]])
+                    assert todo == want_todo and hp == want_hp, (card, stage, todo, want_todo, hp, want_hp)
+    assert len(types_seen) == 6 and goal_bonus.any()
+
 
 def test_placements_for_is_the_division() -> None:
     for r, per in enumerate(PER_PLACEMENT):

@@ -7,18 +7,37 @@ import numpy as np
 
 from simcell.config.model import GameDefinition
 from simcell.kernel.enums import (
+    CARB,
     CARD_TYPES,
     COMPLETED_TYPES,
+    CP_A_EXTRA,
+    CP_A_N,
+    CP_A_RES,
+    CP_B_N,
+    CP_B_RES,
+    CP_ER_LOAD,
+    CP_ORIGIN,
+    CP_PARTNER,
+    CP_PARTNER_BONUS,
+    CP_VESICLE,
     EXHAUST_RESOURCES,
     EVENT_EFFECTS,
     GOAL_CRITERIA,
     GOLGI_RESOURCES,
     HP_IF_CONDITIONS,
     LEGAL_SLACK,
+    LIPID,
     LOCATION_ACTIONS,
     MIN_PLAYERS,
+    MRNA,
+    N_CARD_PLAN,
     N_RESOURCES,
+    ORG_ROUGH,
+    ORG_SMOOTH,
+    PROTEIN,
+    RECEPTOR_MATCH,
     RESOURCES,
+    SMOOTH_ER_TYPES,
     TYPE_GROUPS,
     VESICLE_TYPES,
     flow_layout,
@@ -40,6 +59,32 @@ def type_bits(name: str | None) -> int:
 def max_rounds(game: GameDefinition) -> int:
     """Width of per-round records: the most rounds at any player count."""
     return max(game.rounds(p) for p in range(MIN_PLAYERS, MIN_PLAYERS + len(game.board.events_set_aside)))
+
+
+def card_route_tables(game: GameDefinition, n_ids: int, type_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """GameTables.card_plan and card_match (enums.CP_*): each card's route to completion as the
+    heuristic evaluator reads it, without a branch on the card's type."""
+    plan = np.zeros((n_ids, N_CARD_PLAN), np.int32)
+    match = np.zeros(n_ids, np.int64)
+    hormone_of = {h: r for r, h in RECEPTOR_MATCH.items()}
+    for c in game.cards:
+        row = plan[c.id]
+        if c.type == "enzyme":
+            row[CP_A_RES], row[CP_A_N], row[CP_A_EXTRA] = PROTEIN, c.protein, 1
+            row[CP_B_RES], row[CP_B_N] = CARB, c.carb
+        elif c.type in VESICLE_TYPES:
+            smooth = c.type in SMOOTH_ER_TYPES
+            row[CP_VESICLE] = 1
+            row[CP_A_RES], row[CP_A_N] = (CARB if c.golgi == "carb" else LIPID), 1
+            row[CP_ORIGIN] = ORG_SMOOTH if smooth else ORG_ROUGH
+            row[CP_ER_LOAD] = c.lipid if smooth else c.protein
+            row[CP_B_RES], row[CP_B_N] = (LIPID if smooth else MRNA), row[CP_ER_LOAD]
+        if c.type in RECEPTOR_MATCH:
+            row[CP_PARTNER] = CARD_TYPES.index(RECEPTOR_MATCH[c.type])
+            row[CP_PARTNER_BONUS] = c.bonus_per_match
+        if c.type in hormone_of:
+            match[c.id] = type_mask[CARD_TYPES.index(hormone_of[c.type])]
+    return plan, match
 
 
 def build_tables(game: GameDefinition, players: int) -> GameTables:
@@ -80,6 +125,8 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         vesicle_mask |= int(type_mask[CARD_TYPES.index(t)])
     if vesicle_mask >= 2**63:  # bit 63 as an int64 bit pattern
         vesicle_mask -= 2**64
+
+    card_plan, card_match = card_route_tables(game, n_ids, type_mask)
 
     loc_index = {loc.id: i for i, loc in enumerate(b.locations)}
     effects = [(ei, e) for ei, ev in enumerate(game.events) for e in ev.effects]
@@ -212,6 +259,8 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         card_gain=card_gain,
         type_mask=type_mask,
         vesicle_type_mask=vesicle_mask,
+        card_plan=card_plan,
+        card_match=card_match,
         event_id=np.array([ev.id for ev in game.events], i32),
         ev_first=ev_first,
         ev_count=ev_count,

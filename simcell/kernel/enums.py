@@ -68,6 +68,22 @@ SMOOTH_ER_TYPES = ("steroid_hormone",)
 VESICLE_TYPES = ROUGH_ER_TYPES + SMOOTH_ER_TYPES
 RECEPTOR_MATCH = {"protein_receptor": "protein_hormone", "steroid_receptor": "steroid_hormone"}
 
+# Columns of GameTables.card_plan (int32[card id, column]): what the heuristic evaluator reads of
+# a card's route to completion, laid out so that it needs no branch on the card's type (with
+# random hands, a branch or jump table on the type was mispredicted on many cards, at every
+# decision). Two "slots" of what completing still takes from personal stock besides ATP:
+#   Enzyme: A = (Protein, its protein; one more placement, the Free Ribosome, when short),
+#           B = (Carbohydrate, its carb);
+#   hormone or receptor: A = (its Golgi resource, 1) until its vesicle is at the Golgi,
+#           B = (its ER's resource, its ER load) until its vesicle is loaded;
+#   Detoxification (and Additional Resource): nothing (amounts 0).
+CP_VESICLE = 0  # 1 for a hormone or receptor (completed through a vesicle), else 0
+CP_A_RES, CP_A_N, CP_A_EXTRA = 1, 2, 3  # slot A's resource, amount, extra placement (0/1)
+CP_B_RES, CP_B_N = 4, 5  # slot B's resource and amount
+CP_PARTNER, CP_PARTNER_BONUS = 6, 7  # a receptor's hormone type and bonus per completed one (0)
+CP_ORIGIN, CP_ER_LOAD = 8, 9  # a vesicle card's ER (ORG_ROUGH / ORG_SMOOTH) and the load it needs
+N_CARD_PLAN = 10
+
 # Golgi resources a vesicle can carry (RULES.md §3).
 GOLGI_RESOURCES = ("carb", "lipid")
 

@@ -142,6 +142,8 @@ class GameTables(NamedTuple):
     card_gain: np.ndarray  # int32[id, resource] -> Additional Resource gain
     type_mask: np.ndarray  # int64[card type] -> bit set of the card ids of that type
     vesicle_type_mask: int  # bit set of the hormone and receptor card ids
+    card_plan: np.ndarray  # int32[id, enums.CP_*] -> a card's route, for the evaluator (enums)
+    card_match: np.ndarray  # int64[id] -> a hormone's matching receptors' type mask (else 0)
     # events, indexed by position in the data (ids in event_id)
     event_id: np.ndarray  # int32[event]
     ev_first: np.ndarray  # int32[event] -> first effect row

@@ -25,8 +25,16 @@ from simcell.kernel.enums import (
     ADDITIONAL_RESOURCE,
     ATP,
     CARB,
-    DETOX,
-    ENZYME,
+    CP_A_EXTRA,
+    CP_A_N,
+    CP_A_RES,
+    CP_B_N,
+    CP_B_RES,
+    CP_ER_LOAD,
+    CP_ORIGIN,
+    CP_PARTNER,
+    CP_PARTNER_BONUS,
+    CP_VESICLE,
     FLASK_GREY,
     GC_MOST_COMPLETED,
     GC_PER_COMPLETED,
@@ -50,11 +58,7 @@ from simcell.kernel.enums import (
     ORG_ROUGH,
     ORG_SMOOTH,
     PROTEIN,
-    PROTEIN_HORMONE,
-    PROTEIN_RECEPTOR,
     SOURCE_RADIX,
-    STEROID_HORMONE,
-    STEROID_RECEPTOR,
 )
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.policies.registry import HP_INDEX
@@ -100,24 +104,6 @@ def completion_atp(v, gt, card):
     return a if a > 0 else 0
 
 
-@kernel_jit_inline
-def er_origin(t):
-    """The ER a vesicle card's vesicle comes from."""
-    return ORG_SMOOTH if t == STEROID_HORMONE else ORG_ROUGH
-
-
-@kernel_jit_inline
-def er_requirement(gt, card):
-    """ER load a vesicle card needs (Protein at the Rough ER, Lipid at the Smooth ER)."""
-    return gt.card_lipid[card] if gt.card_type[card] == STEROID_HORMONE else gt.card_protein[card]
-
-
-@kernel_jit_inline
-def is_vesicle_card(t):
-    return (t == PROTEIN_HORMONE or t == STEROID_HORMONE or t == PROTEIN_RECEPTOR
-            or t == STEROID_RECEPTOR)
-
-
 # goal_bonus[t]: end bonus HP one more completed card of type t earns from the goals the seat has
 # marked (per_completed); goal_bonus[GOAL_NEW_TYPE]: the extra if it is the seat's first of its
 # type (per_distinct_types). Filled once per decision by goal_bonuses.
@@ -150,20 +136,18 @@ def completion_hp(v, gt, goal_bonus, card):
     s = v.seat
     t = gt.card_type[card]
     hp = np.float64(gt.card_hp[card])
-    if t == PROTEIN_RECEPTOR:
-        hp += gt.card_bonus[card] * v.completed_by_type[s, PROTEIN_HORMONE]
-    elif t == STEROID_RECEPTOR:
-        hp += gt.card_bonus[card] * v.completed_by_type[s, STEROID_HORMONE]
-    elif t == PROTEIN_HORMONE or t == STEROID_HORMONE:
-        match = PROTEIN_RECEPTOR if t == PROTEIN_HORMONE else STEROID_RECEPTOR
-        done = v.completed[s] & gt.type_mask[match]
-        while done != 0:
-            c = lowest_bit(done)
-            done &= done - np.int64(1)
-            hp += gt.card_bonus[c]
+    # from the card's route tables, with no branch on its type (GameTables.card_plan): a
+    # receptor's bonus per completed hormone of its kind (any other card adds 0, exactly
+    # nothing), and for a hormone each completed matching receptor's bonus (card_match is 0
+    # for any other card)
+    hp += gt.card_plan[card, CP_PARTNER_BONUS] * v.completed_by_type[s, gt.card_plan[card, CP_PARTNER]]
+    done = v.completed[s] & gt.card_match[card]
+    while done != 0:
+        c = lowest_bit(done)
+        done &= done - np.int64(1)
+        hp += gt.card_bonus[c]
     hp += goal_bonus[t]
-    if v.completed_by_type[s, t] == 0:
-        hp += goal_bonus[GOAL_NEW_TYPE]
+    hp += goal_bonus[GOAL_NEW_TYPE] if v.completed_by_type[s, t] == 0 else 0.0
     return hp
 
 
@@ -232,8 +216,8 @@ def vesicle_stage(v, gt, card):
     """How far the seat's best vesicle is along `card`'s route: 2 at the Golgi with the right
     resource (ready), 1 loaded enough at the right ER, 0 none."""
     s = v.seat
-    origin = er_origin(gt.card_type[card])
-    need = er_requirement(gt, card)
+    origin = gt.card_plan[card, CP_ORIGIN]
+    need = gt.card_plan[card, CP_ER_LOAD]
     best = 0
     for idx in range(gt.budding[ORG_GOLGI]):
         if (v.ves_owner[ORG_GOLGI, idx] == s and v.ves_origin[ORG_GOLGI, idx] == origin
@@ -249,20 +233,17 @@ def vesicle_stage(v, gt, card):
 @kernel_jit_inline
 def add_card_need(v, gt, ws, card, weight, need):
     """Add what completing `card` still takes from personal stock to need[resource] (an
-    Additional Resource card, held only during setup, needs nothing)."""
-    t = gt.card_type[card]
-    if t == ADDITIONAL_RESOURCE:
+    Additional Resource card, held only during setup, needs nothing), its vesicle's stage read
+    from the card workspace (0 for a card without a vesicle, prepare_cards)."""
+    if gt.card_type[card] == ADDITIONAL_RESOURCE:
         return
     need[ATP] += weight * completion_atp(v, gt, card)
-    if t == ENZYME:
-        need[PROTEIN] += weight * gt.card_protein[card]
-        need[CARB] += weight * gt.card_carb[card]
-    elif is_vesicle_card(t):
-        stage = ws[WS_STAGE, card]
-        if stage < 2:
-            need[CARB if gt.card_golgi[card] == GOLGI_CARB else LIPID] += weight
-        if stage < 1:
-            need[LIPID if t == STEROID_HORMONE else MRNA] += weight * er_requirement(gt, card)
+    # the card's two slots (enums.CP_*), with no branch on its type: a slot a card does not
+    # have, or has already served (its vesicle's stage), adds weight * 0, exactly nothing
+    stage = ws[WS_STAGE, card]
+    plan = gt.card_plan
+    need[plan[card, CP_A_RES]] += weight * (plan[card, CP_A_N] * np.int64(stage < 2))
+    need[plan[card, CP_B_RES]] += weight * (plan[card, CP_B_N] * np.int64(stage < 1))
 
 
 @kernel_jit_inline
@@ -279,35 +260,26 @@ def placements_for(r, x):
 
 @kernel_jit_inline
 def placements_to_complete(v, gt, card, in_hand, stage):
-    """Placements still needed to complete `card` (buying it, gathering, its route)."""
+    """Placements still needed to complete `card` (buying it, gathering, its route), its vesicle
+    at `stage` (vesicle_stage; 0 for a card without a vesicle, as prepare_cards sets it)."""
     s = v.seat
-    t = gt.card_type[card]
+    plan = gt.card_plan
     n = 0.0 if in_hand else 1.0
     miss = 0.0
+    # with no branch on the card's type (enums.CP_*): what is not short adds
+    # placements_for(r, 0) = 0.0, exactly nothing, in the order ATP, slot A, slot B
     atp = completion_atp(v, gt, card) - v.stock[s, ATP]
-    if atp > 0:
-        miss += placements_for(ATP, atp)
-    if t == ENZYME:
-        p = gt.card_protein[card] - v.stock[s, PROTEIN]
-        if p > 0:
-            miss += placements_for(PROTEIN, p) + 1.0  # mRNA first, then the Free Ribosome
-        c = gt.card_carb[card] - v.stock[s, CARB]
-        if c > 0:
-            miss += placements_for(CARB, c)
-        n += 1.0
-    elif t == DETOX:
-        n += 1.0
-    else:
-        n += 3.0 - stage
-        if stage < 2:
-            res = CARB if gt.card_golgi[card] == GOLGI_CARB else LIPID
-            if v.stock[s, res] < 1:
-                miss += placements_for(res, 1)
-        if stage < 1:
-            res = LIPID if t == STEROID_HORMONE else MRNA
-            short = er_requirement(gt, card) - v.stock[s, res]
-            if short > 0:
-                miss += placements_for(res, short)
+    miss += placements_for(ATP, max(atp, 0))
+    a_res = plan[card, CP_A_RES]
+    a = plan[card, CP_A_N] * np.int64(stage < 2) - v.stock[s, a_res]
+    # an Enzyme short of Protein: mRNA first, then the Free Ribosome (CP_A_EXTRA)
+    miss += placements_for(a_res, max(a, 0)) + (np.float64(plan[card, CP_A_EXTRA]) if a > 0 else 0.0)
+    b_res = plan[card, CP_B_RES]
+    b = plan[card, CP_B_N] * np.int64(stage < 1) - v.stock[s, b_res]
+    miss += placements_for(b_res, max(b, 0))
+    # one placement to complete an Enzyme or Detoxification card; a vesicle card's route has
+    # three (ER, Golgi, Exocytosis), less its vesicle's stage (0 for any other card)
+    n += (1.0 + 2.0 * plan[card, CP_VESICLE]) - stage
     return n + miss
 
 
@@ -363,11 +335,11 @@ def best_er_value(v, gt, params, ws, org, load, interest):
     while cards != 0:
         c = lowest_bit(cards)
         cards &= cards - np.int64(1)
-        if er_origin(gt.card_type[c]) == org and er_requirement(gt, c) <= load:
-            if ws[WS_STAGE, c] == 0:
-                w = ws[WS_WORTH, c]
-                if w > best:
-                    best = w
+        # a select, not branches: whether a card of interest fits is as random as its type
+        fits = ((gt.card_plan[c, CP_ORIGIN] == org) & (gt.card_plan[c, CP_ER_LOAD] <= load)
+                & (ws[WS_STAGE, c] == 0))
+        w = ws[WS_WORTH, c]
+        best = w if fits & (w > best) else best
     return params[V_STAGE_ER] * best
 
 
@@ -380,11 +352,10 @@ def best_golgi_value(v, gt, params, ws, origin, load, golgi, interest):
     while cards != 0:
         c = lowest_bit(cards)
         cards &= cards - np.int64(1)
-        if (er_origin(gt.card_type[c]) == origin and er_requirement(gt, c) <= load
-                and gt.card_golgi[c] == golgi and ws[WS_STAGE, c] < 2):
-            w = ws[WS_WORTH, c]
-            if w > best:
-                best = w
+        fits = ((gt.card_plan[c, CP_ORIGIN] == origin) & (gt.card_plan[c, CP_ER_LOAD] <= load)
+                & (gt.card_golgi[c] == golgi) & (ws[WS_STAGE, c] < 2))
+        w = ws[WS_WORTH, c]
+        best = w if fits & (w > best) else best
     return (params[V_STAGE_GOLGI] - params[V_STAGE_ER]) * best
 
 
@@ -650,15 +621,24 @@ def prepare_cards(v, gt, params, ws, goal_bonus):
         c = v.slot_card[slot]
         if c >= 0 and max(gt.slot_prices[slot] - v.discount, 0) <= atp:
             cards |= np.int64(1) << np.int64(c)
+    # the vesicle stages first, each kind of card in a loop of its own (no branch on the
+    # type, which was mispredicted on many cards): 0 for a card without a vesicle
+    vesicle_cards = cards & gt.vesicle_type_mask
+    rest = cards & ~vesicle_cards
+    while rest != 0:
+        c = lowest_bit(rest)
+        rest &= rest - np.int64(1)
+        ws[WS_STAGE, c] = 0.0
+    while vesicle_cards != 0:
+        c = lowest_bit(vesicle_cards)
+        vesicle_cards &= vesicle_cards - np.int64(1)
+        ws[WS_STAGE, c] = vesicle_stage(v, gt, c)
     while cards != 0:
         c = lowest_bit(cards)
         cards &= cards - np.int64(1)
         if gt.card_type[c] == ADDITIONAL_RESOURCE:
             ws[WS_WORTH, c] = 0.0
-            ws[WS_STAGE, c] = 0.0
             ws[WS_TODO, c] = 0.0
             continue
-        stage = vesicle_stage(v, gt, c) if is_vesicle_card(gt.card_type[c]) else 0
         ws[WS_WORTH, c] = card_worth(v, gt, params, goal_bonus, c)
-        ws[WS_STAGE, c] = stage
-        ws[WS_TODO, c] = placements_to_complete(v, gt, c, True, stage)
+        ws[WS_TODO, c] = placements_to_complete(v, gt, c, True, ws[WS_STAGE, c])
