@@ -177,7 +177,10 @@ def placements(st, gt, seat, n, ev, valued):
             for slot in range(gt.loc_n_spots[loc]):
                 ok = (st.spot_occ[first + slot] < 0) & (st.slot_card[slot] >= 0)
                 ok &= card_price(st, gt, slot) <= stock[seat, ATP]
-                if valued and ok:
+                # valued whether listed or not, as the collect spots are (the branch on `ok`
+                # was mispredicted as often): prepare_cards fills the card workspace for every
+                # Card Area card, and an empty slot is valued as card 0's (never read)
+                if valued:
                     st.policy_values[n] = card_area_value(ev, gt, loc, slot)
                 n = _add_if(st, n, code_place(FLASK_OWN, loc, slot, 0, 0), ok)
             continue

@@ -461,7 +461,7 @@ def card_area_value(ev, gt, loc, slot):
     """Buying the card in a Card Area slot."""
     v, params, ws, interest = ev[0], ev[1], ev[2], ev[6]
     d = location_bonus(v, loc)
-    card = v.slot_card[slot]
+    card = max(v.slot_card[slot], 0)  # an empty slot (-1, not listed) as card 0
     price = gt.slot_prices[slot] - v.discount
     d = plus(d, ATP, -np.float64(price if price > 0 else 0))
     weight = 1.0 if (interest >> np.int64(card)) & 1 else 0.6
@@ -611,16 +611,17 @@ def setup_value(ev, gt, code):
 @kernel_jit_inline
 def prepare_cards(v, gt, params, ws, goal_bonus):
     """Evaluate once each card the policies may read this decision: the hand and the Card Area
-    cards the seat can afford (worth, vesicle stage, placements still needed from the hand).
-    A card it cannot afford is never read: buying it is not legal and the planner's targets
-    skip it (planner.choose_targets)."""
+    (worth, vesicle stage, placements still needed from the hand). The listing values every
+    Card Area slot, listed or not, and an empty slot as card 0 (kernel/legal.py), so card 0's
+    entries are set too (to 0 unless it is one of these)."""
     goal_bonuses(v, gt, goal_bonus)
+    ws[WS_WORTH, 0] = 0.0
+    ws[WS_STAGE, 0] = 0.0
+    ws[WS_TODO, 0] = 0.0
     cards = v.hand
-    atp = v.stock[v.seat, ATP]
     for slot in range(gt.n_slots):
         c = v.slot_card[slot]
-        if c >= 0 and max(gt.slot_prices[slot] - v.discount, 0) <= atp:
-            cards |= np.int64(1) << np.int64(c)
+        cards |= (np.int64(1) << np.int64(c)) if c >= 0 else np.int64(0)
     # the vesicle stages first, each kind of card in a loop of its own (no branch on the
     # type, which was mispredicted on many cards): 0 for a card without a vesicle
     vesicle_cards = cards & gt.vesicle_type_mask
