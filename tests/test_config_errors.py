@@ -221,6 +221,13 @@ CASES = [
     Case("zero-games", custom(games='0'), "run", "run.games", ("must be at least 1", "got 0")),
     Case("zero-max-batch", "\n[rules]\nmax_batch = 0\n", "run", "rules.max_batch",
          ("must be at least 1", "got 0")),
+    # the kernel's stack vector of action values holds MAX_VALUED (65,536) entries: the default
+    # board allows 57,882 at the largest max_batch, six budding locations per ER twice as many
+    Case("too-many-legal-actions",
+         "\n[rules]\nmax_batch = 4095\nbudding_locations = { rough_er = 6, smooth_er = 6 }\n",
+         "run", "rules.max_batch",
+         ("max_batch 4095 with this board allows up to", "legal actions in one",
+          "the kernel holds at most 65,536", "lower max_batch")),
     Case("report-blocks-too-small", "\n[report]\nblocks = 10\n", "run", "report.blocks",
          ("must be at least 50", "got 10")),
     Case("card-id-above-63", "", "cards", "card[0].id", ("must be at most 63", "got 64"),

@@ -20,14 +20,15 @@ from simcell.kernel.enums import (
     CP_PARTNER,
     CP_PARTNER_BONUS,
     CP_VESICLE,
-    EXHAUST_RESOURCES,
     EVENT_EFFECTS,
+    EXHAUST_RESOURCES,
     GOAL_CRITERIA,
     GOLGI_RESOURCES,
     HP_IF_CONDITIONS,
     LEGAL_SLACK,
     LIPID,
     LOCATION_ACTIONS,
+    MAX_VALUED,
     MIN_PLAYERS,
     MRNA,
     N_CARD_PLAN,
@@ -85,6 +86,23 @@ def card_route_tables(game: GameDefinition, n_ids: int, type_mask: np.ndarray) -
         if c.type in hormone_of:
             match[c.id] = type_mask[CARD_TYPES.index(hormone_of[c.type])]
     return plan, match
+
+
+def max_legal_actions(game: GameDefinition, players: int) -> int:
+    """GameTables.max_legal: a bound on the legal actions of any one decision (every
+    own-flask placement the board allows, twice for the grey copies, plus the exhausts or the
+    pass; or a setup decision's), plus LEGAL_SLACK entries of slack past it, which
+    legal._add_if and the softmax rely on."""
+    b, r = game.board, game.rules
+    n_collect = sum(len(loc.spots) for loc in b.locations if loc.action == "collect")
+    n_slots = len(b.slot_prices)
+    n_ids = max(c.id for c in game.cards) + 1
+    rb, sb, gb = (int(x) for x in b.budding_locations)
+    per_flask = (
+        n_collect + r.max_batch + n_slots + n_ids + r.max_batch * rb + r.max_batch * sb
+        + (rb + sb) * 2 * gb + gb * n_ids + n_ids + 1 + b.goals_revealed[players - MIN_PLAYERS]
+    )
+    return max(2 * per_flask + 4, b.cards_dealt, len(b.combos)) + LEGAL_SLACK
 
 
 def build_tables(game: GameDefinition, players: int) -> GameTables:
@@ -176,13 +194,9 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
                 k += 1
     for i, res in enumerate(EXHAUST_RESOURCES):
         fixed_net[res, n_collect + i] = 1.0
-    rb, sb, gb = (int(x) for x in budding)
-    per_flask = (
-        n_collect + r.max_batch + n_slots + n_ids + r.max_batch * rb + r.max_batch * sb
-        + (rb + sb) * 2 * gb + gb * n_ids + n_ids + 1 + b.goals_revealed[pi]
-    )
-    # + LEGAL_SLACK: slack past the bound, which legal._add_if and the softmax rely on
-    max_legal = max(2 * per_flask + 4, b.cards_dealt, len(b.combos)) + LEGAL_SLACK
+    max_legal = max_legal_actions(game, players)
+    if max_legal > MAX_VALUED:  # config/checks.py names the setting; this guards any other path
+        raise ValueError(f"max_legal {max_legal} exceeds the kernel's MAX_VALUED {MAX_VALUED}")
 
     return GameTables(
         players=players,

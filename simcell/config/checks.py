@@ -7,7 +7,8 @@ from pathlib import Path
 
 from simcell.config.errors import ConfigError
 from simcell.config.model import GameDefinition
-from simcell.kernel.enums import RESOURCES, ROUGH_ER_TYPES
+from simcell.config.arrays import max_legal_actions
+from simcell.kernel.enums import MAX_VALUED, RESOURCES, ROUGH_ER_TYPES
 
 
 def yield_bonus_ceiling(game: GameDefinition, action: str) -> int:
@@ -28,8 +29,10 @@ def check_game(
     players: tuple[int, ...],
     files: dict[str, Path],
     origins: dict[str, dict],
+    rule_origins: dict[str, tuple] | None = None,
 ) -> None:
-    """Raise ConfigError for a game that cannot be played as configured."""
+    """Raise ConfigError for a game that cannot be played as configured (`rule_origins`: where
+    each rule was set, file and key, when not in the rules file)."""
     rules = game.rules
     board = game.board
     card_origins = origins.get("cards", {})
@@ -85,6 +88,16 @@ def check_game(
                 files["cards"], "card",
                 f"{len(game.cards) - cut} cards in the deck at {p} players, but setup needs "
                 f"{need} ({len(board.slot_prices)} Card Area slots + {board.cards_dealt} per player)",
+            )
+    for p in players:
+        bound = max_legal_actions(game, p)
+        if bound > MAX_VALUED:
+            where = (rule_origins or {}).get("max_batch", (files["rules"], "max_batch"))
+            raise ConfigError(
+                where[0], where[1],
+                f"max_batch {rules.max_batch} with this board allows up to {bound:,} legal "
+                f"actions in one {p}-player decision; the kernel holds at most {MAX_VALUED:,}: "
+                "lower max_batch (it need only exceed the most a player can hold)",
             )
     if rules.epigenetic and len(game.epigenetic) < max_p:
         raise ConfigError(

@@ -140,7 +140,7 @@ def load_game(
     goals = parse_goals(table("goals"), board)
     epigenetic = parse_epigenetic(table("epigenetic"), board)
     game = GameDefinition(board, cards, events, goals, epigenetic, rules)
-    check_game(game, players, files, origins)
+    check_game(game, players, files, origins, rule_origins)
     read = tuple((kind, str(files[kind])) for kind in DATA_KINDS)
     return game, read, tuple(applied)
 

@@ -2,7 +2,7 @@
 written to State.legal in ascending code order (the loops run in code order, so no sort).
 
 `phase_one_listing` can also value each action where it lists it, for the heuristic policies:
-with `valued`, State.policy_values[i] is the evaluator's value of State.legal[i]
+with `valued`, vals[i] (the turn loop's values vector) is the evaluator's value of State.legal[i]
 (policies/evaluate.py; `ev` is its per-decision context). Each listing site knows its
 placement's kind, so it calls that kind's value function alone, where valuing the finished list
 decoded and dispatched every code again (greedy about 6% faster, every game the same). The
@@ -142,7 +142,7 @@ def victim_set(st, gt, seat, org):
 
 
 @kernel_jit_inline
-def placements(st, gt, seat, n, ev, valued):
+def placements(st, gt, seat, n, ev, valued, vals):
     """Append every legal own-flask placement, location by location (valued: with their
     values, module docstring). Each kind of placement is listed at one place in the
     code, so the valued listing inlines each value function once."""
@@ -168,9 +168,9 @@ def placements(st, gt, seat, n, ev, valued):
                 # both (nothing reads past the count)
                 if valued:
                     if plain:
-                        st.policy_values[n] = ev[8][k0 + j]
+                        vals[n] = ev[8][k0 + j]
                     else:
-                        st.policy_values[n] = collect_value(ev, gt, loc, j)
+                        vals[n] = collect_value(ev, gt, loc, j)
                 n = _add_if(st, n, code_place(FLASK_OWN, loc, j, 0, 0), ok)
             continue
         if action == LA_CARD_AREA:
@@ -181,7 +181,7 @@ def placements(st, gt, seat, n, ev, valued):
                 # was mispredicted as often): prepare_cards fills the card workspace for every
                 # Card Area card, and an empty slot is valued as card 0's (never read)
                 if valued:
-                    st.policy_values[n] = card_area_value(ev, gt, loc, slot)
+                    vals[n] = card_area_value(ev, gt, loc, slot)
                 n = _add_if(st, n, code_place(FLASK_OWN, loc, slot, 0, 0), ok)
             continue
         # every other location's spots fill lowest first (actions.place, free_spot) and free
@@ -195,7 +195,7 @@ def placements(st, gt, seat, n, ev, valued):
                 kmax = min(kmax, st.supply[PROTEIN])
             for k in range(1, kmax + 1):
                 if valued:
-                    st.policy_values[n] = translate_value(ev, gt, loc, k)
+                    vals[n] = translate_value(ev, gt, loc, k)
                 n = _add(st, n, code_place(FLASK_OWN, loc, k, 0, 0))
         elif action == LA_ENZYME or action == LA_DETOX:
             enzyme = action == LA_ENZYME
@@ -209,7 +209,7 @@ def placements(st, gt, seat, n, ev, valued):
                           and gt.card_carb[c] <= stock[seat, CARB])
                 if ok:
                     if valued:
-                        st.policy_values[n] = completion_value(ev, gt, loc, c, action)
+                        vals[n] = completion_value(ev, gt, loc, c, action)
                     n = _add(st, n, code_place(FLASK_OWN, loc, c, 0, 0))
         elif action == LA_PROTEIN_SYNTHESIS or action == LA_STEROID_SYNTHESIS:
             # k = 1..kmax, with a victim only when the ER is full
@@ -227,7 +227,7 @@ def placements(st, gt, seat, n, ev, valued):
                     victim = lowest_bit(left)
                     left &= left - np.int64(1)
                     if valued:
-                        st.policy_values[n] = er_value(ev, gt, loc, org, k, victim)
+                        vals[n] = er_value(ev, gt, loc, org, k, victim)
                     n = _add(st, n, code_place(FLASK_OWN, loc, k, victim, 0))
         elif action == LA_GOLGI:
             victims = victim_set(st, gt, seat, ORG_GOLGI)
@@ -244,7 +244,7 @@ def placements(st, gt, seat, n, ev, valued):
                             victim = lowest_bit(left)
                             left &= left - np.int64(1)
                             if valued:
-                                st.policy_values[n] = golgi_value(ev, gt, loc, src, res, victim)
+                                vals[n] = golgi_value(ev, gt, loc, src, res, victim)
                             n = _add(st, n, code_place(FLASK_OWN, loc, src, res, victim))
         elif action == LA_EXOCYTOSIS:
             vesicle_cards = hand & gt.vesicle_type_mask
@@ -257,7 +257,7 @@ def placements(st, gt, seat, n, ev, valued):
                     cards &= cards - np.int64(1)
                     if vesicle_fits(st, gt, seat, gidx, c):
                         if valued:
-                            st.policy_values[n] = completion_value(ev, gt, loc, c,
+                            vals[n] = completion_value(ev, gt, loc, c,
                                                                    LA_EXOCYTOSIS)
                         n = _add(st, n, code_place(FLASK_OWN, loc, gidx, c, 0))
         elif action == LA_LAUREATES:
@@ -270,7 +270,7 @@ def placements(st, gt, seat, n, ev, valued):
                 if choice == 0 or (st.goal_nmark[gi] < gt.max_markers_per_goal
                                    and st.goal_mark[gi, seat] == 0):
                     if valued:
-                        st.policy_values[n] = laureates_value(ev, gt, loc, choice)
+                        vals[n] = laureates_value(ev, gt, loc, choice)
                     n = _add(st, n, code_place(FLASK_OWN, loc, choice, 0, 0))
     return n
 
@@ -291,12 +291,12 @@ def pass_forced(st, gt, seat):
 @kernel_jit_inline
 def phase_one_legal(st, gt):
     """Every legal action of the player to move in Phase 1; returns how many."""
-    return phase_one_listing(st, gt, None, False)
+    return phase_one_listing(st, gt, None, False, st.policy_values)
 
 
 @kernel_jit_inline
-def phase_one_listing(st, gt, ev, valued):
-    """phase_one_legal, and with `valued` each action's value in State.policy_values (ev: the
+def phase_one_listing(st, gt, ev, valued, vals):
+    """phase_one_legal, and with `valued` each action's value in vals (ev: the
     evaluator's context, evaluate.py; a pass is worth 0)."""
     seat = st.g[G_TO_MOVE]
     n = 0
@@ -308,15 +308,15 @@ def phase_one_listing(st, gt, ev, valued):
     if own:
         if valued:
             # exhaust_value's, worked out with the collect spots' (evaluate.fixed_values)
-            st.policy_values[0] = ev[8][gt.exhaust_row]
-            st.policy_values[1] = ev[8][gt.exhaust_row + 1]
-            st.policy_values[2] = ev[8][gt.exhaust_row + 2]
+            vals[0] = ev[8][gt.exhaust_row]
+            vals[1] = ev[8][gt.exhaust_row + 1]
+            vals[2] = ev[8][gt.exhaust_row + 2]
         n = _add(st, n, code_exhaust(MRNA))
         n = _add(st, n, code_exhaust(LIPID))
         n = _add(st, n, code_exhaust(ATP))
     else:  # without own flasks: pass, or a grey flask's placement
         if valued:
-            st.policy_values[0] = 0.0
+            vals[0] = 0.0
         n = _add(st, n, code_pass())
         if not grey:
             return n
@@ -325,7 +325,7 @@ def phase_one_listing(st, gt, ev, valued):
     # placing player's in every respect, so the same options with the flask field set (codes
     # stay ascending: the flask field outranks the target), each worth its own-flask twin plus
     # grey_first: copies after the own-flask ones, or in their place without own flasks
-    n = placements(st, gt, seat, n, ev, valued)
+    n = placements(st, gt, seat, n, ev, valued, vals)
     if own and grey:
         end = n
         for i in range(start, end):
@@ -334,11 +334,11 @@ def phase_one_listing(st, gt, ev, valued):
         if valued:
             shift = end - start
             for i in range(end, n):  # no call and no carried value: vectorised
-                st.policy_values[i] = st.policy_values[i - shift] + grey_first
+                vals[i] = vals[i - shift] + grey_first
     elif not own:
         for i in range(start, n):
             st.legal[i] |= GREY_BIT
         if valued:
             for i in range(start, n):
-                st.policy_values[i] += grey_first
+                vals[i] += grey_first
     return n

@@ -6,8 +6,12 @@ search's playouts (policies/rollout.py) run play_on with non-search policies onl
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcell.kernel.actions import apply_phase_one
+from simcell.kernel.scratch import stack_array
 from simcell.kernel.codes import code_p1
+from simcell.kernel.enums import MAX_VALUED
 from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 from simcell.kernel.legal import phase_one_legal
 from simcell.kernel.setup import apply_combo, apply_return, setup_legal
@@ -67,26 +71,38 @@ def total_decisions(st):
 
 
 @kernel_jit_inline
+def keep_values(st, vals, n):
+    """The listed actions' values into st.policy_values, where a caller reads them."""
+    for j in range(n):
+        st.policy_values[j] = vals[j]
+
+
+@kernel_jit_inline
 def turn_loop(st, gt, user_fn, stop_total, search, random_only):
     """Play the game in `st` on from its current state with its seats' policies. Stops
     (ON_STOPPED) before a policy decision once the seats' decisions add up to stop_total
     (>= 0), and, when `search`, before any decision of a search-policy seat (ON_SEARCH, with
     the legal actions in st.legal and their greedy values in st.policy_values; the caller
-    decides, applies and calls again). ON_OVER when
+    decides, applies and calls again; ON_STOPPED leaves them there too). ON_OVER when
     the game is scored; ON_POLICY_ERROR (G_POLICY_ERROR set) when a user policy returned an
     index outside the legal list. `random_only` (a constant in each caller): every seat plays
     `random`, so the policy dispatch and the evaluator are left out of the compiled loop."""
+    # the heuristic values of the legal actions on the stack (kernel/scratch.py): no State array
+    # is stored to as they are listed, so the evaluator's loads from the State stay valid; they
+    # are copied to st.policy_values where the loop stops at a decision, for the caller
+    vals = stack_array(1, MAX_VALUED, np.float64)[0]
     while st.g[G_PHASE] != PH_OVER:
         seat = st.g[G_TO_MOVE]
         if random_only:
             n = list_legal(st, gt)
         else:
             policy = st.seat_policy[seat]
-            n = list_and_value(st, gt, seat, is_heuristic(policy), policy == KERNEL_PLANNER)
+            n = list_and_value(st, gt, seat, is_heuristic(policy), policy == KERNEL_PLANNER, vals)
         if n == 1:
             code = st.legal[0]
         else:
             if stop_total >= 0 and total_decisions(st) >= stop_total:
+                keep_values(st, vals, n)
                 return ON_STOPPED
             if random_only:
                 i = choose_random(n, decision_key(st, gt, seat))
@@ -94,8 +110,9 @@ def turn_loop(st, gt, user_fn, stop_total, search, random_only):
                 # a search seat's decision: the greedy values of its legal actions (the search's
                 # ranking) were worked out with them, by the turn loop's one inlined evaluator
                 if search and policy == KERNEL_ROLLOUT:
+                    keep_values(st, vals, n)
                     return ON_SEARCH
-                i = choose_action(policy, st, gt, seat, n, st.seat_params[seat], user_fn)
+                i = choose_action(policy, st, gt, seat, n, st.seat_params[seat], user_fn, vals)
                 if i < 0:
                     st.g[G_POLICY_ERROR] = seat + 1
                     return ON_POLICY_ERROR

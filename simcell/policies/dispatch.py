@@ -35,9 +35,9 @@ def is_heuristic(policy):
 
 
 @kernel_jit_inline
-def choose_action(policy, st, gt, seat, n_legal, params, user_fn):
+def choose_action(policy, st, gt, seat, n_legal, params, user_fn, vals):
     """The index, among st.legal[:n_legal], of the action the seat's policy takes (a heuristic
-    policy's from the values listed with the legal actions, heuristic.list_and_value)."""
+    policy's from the values listed with the legal actions in `vals`, heuristic.list_and_value)."""
     key = decision_key(st, gt, seat)
     if policy == KERNEL_RANDOM:
         return choose_random(n_legal, key)
@@ -45,4 +45,4 @@ def choose_action(policy, st, gt, seat, n_legal, params, user_fn):
         observe(st, gt, seat, st.observation)
         i = user_fn(st.observation, st.legal, n_legal, params, key)
         return i if 0 <= i < n_legal else -1  # -1: the runner reports the bad index
-    return choose_heuristic(st, n_legal, params, key)
+    return choose_heuristic(vals, n_legal, params, key)

@@ -56,11 +56,11 @@ def evaluator_context(v, gt, params, plan, ws, need, goal_bonus, fixed):
 
 
 @kernel_jit_inline
-def list_and_value(st, gt, seat, heuristic, plan):
+def list_and_value(st, gt, seat, heuristic, plan, vals):
     """The legal actions of the seat to move (setup or Phase 1) into st.legal, returning how
     many; for a heuristic seat (`heuristic`: greedy, planner, or the rollout's greedy ranking;
-    `plan`: the planner's), each action's value in st.policy_values as well. Inlined once into
-    the turn loop, its one listing site."""
+    `plan`: the planner's), each action's value in `vals` as well (the turn loop's stack
+    vector). Inlined once into the turn loop, its one listing site."""
     # the per-decision card workspace, needs (5 resources), goal bonuses (7) and the values of
     # the actions whose stock changes the board fixes (evaluate.fixed_values) on the stack
     # (kernel/scratch.py): written often and read back at once, and no write there makes the
@@ -84,20 +84,20 @@ def list_and_value(st, gt, seat, heuristic, plan):
     if not setup:
         if valued:
             fixed_values(ev, gt, fixed)
-        return phase_one_listing(st, gt, ev, valued)
+        return phase_one_listing(st, gt, ev, valued, vals)
     n = setup_legal(st, gt)
     if valued:
         for i in range(n):
-            st.policy_values[i] = setup_value(ev, gt, st.legal[i])
+            vals[i] = setup_value(ev, gt, st.legal[i])
     return n
 
 
 @kernel_jit_inline
-def choose_heuristic(st, n_legal, params, key):
-    """Index among st.legal[:n_legal] of the greedy or planner action, from the values
-    list_and_value left in st.policy_values: the best (the first of equal values) or a softmax
+def choose_heuristic(vals, n_legal, params, key):
+    """Index among the legal actions of the greedy or planner action, from the values
+    list_and_value left in vals[:n_legal]: the best (the first of equal values) or a softmax
     draw."""
-    values = st.policy_values
+    values = vals
     best = 0
     top = values[0]
     for i in range(1, n_legal):

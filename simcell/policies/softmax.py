@@ -21,7 +21,7 @@ from simcell.kernel.chance import S11, TWO53, splitmix64
 from simcell.kernel.enums import LEGAL_SLACK
 from simcell.kernel.jit import kernel_jit_inline
 
-SLACK = LEGAL_SLACK  # entries past n the softmax may write (State.policy_values has them)
+SLACK = LEGAL_SLACK  # entries past n the softmax may write (the values vector has them)
 assert SLACK % 8 == 0  # whole vectors of float64: 8 a register with AVX-512, 4 with AVX2
 CUT = -40.0  # exp(CUT) = 4.2e-18: a weight this far below the best action's 1.0 counts as 0
 LOG2E = 1.4426950408889634
@@ -76,7 +76,7 @@ def softmax_draw(values, n, best, temperature, key):
     top = values[best]
     scale = 1.0 / temperature
     # the weights in whole vectors (SLACK float64: one AVX-512 register, two AVX2): values past n
-    # (State.policy_values has SLACK entries of slack, config/arrays.py max_legal) set to top,
+    # (the values vector has SLACK entries of slack past the bound: config/arrays.py) set to top,
     # so their weights are 1.0, are worked out in the last vector and never read; the loop's
     # scalar remainder, which cost as much as its vectors, never runs
     m = (n + np.int64(SLACK - 1)) & np.int64(-SLACK)
