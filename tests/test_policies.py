@@ -254,6 +254,47 @@ def test_user_policy_loads_and_plays(tmp_path: Path) -> None:
     assert run_parity_user(tmp_path, s, counts) == []
 
 
+USER_LARGEST = """
+def largest_code(obs, legal, n_legal, params, key):
+    best = 0
+    for i in range(1, n_legal):
+        if legal[i] > legal[best]:
+            best = i
+    return best
+"""
+
+
+def _traced_decisions(trace) -> list[tuple[int, list[int], int]]:
+    """(automatic, legal codes, chosen code) of every decision in a kernel trace."""
+    from simcell.kernel.enums import TRACE_DECISION, TRACE_END, TRACE_SHUFFLE
+
+    out, pos, words = [], 0, [int(w) for w in trace]
+    while words[pos] != TRACE_END:
+        tag = words[pos]
+        if tag == TRACE_SHUFFLE:
+            pos += 4 + words[pos + 3]
+        else:
+            assert tag == TRACE_DECISION
+            automatic, n = words[pos + 2], words[pos + 3]
+            out.append((automatic, words[pos + 4: pos + 4 + n], words[pos + 4 + n]))
+            pos += 5 + n
+    return out
+
+
+def test_user_policy_sees_the_decisions_legal_actions(tmp_path: Path) -> None:
+    """A user policy reads the legal actions of the decision in front of it: one that takes the
+    largest code takes the largest of the traced legal list at every decision (the turn loop
+    lists into a vector of its own and hands the user policy the State's copy, which must be
+    this decision's)."""
+    _write(tmp_path, USER_LARGEST)
+    s = seating(PolicyField(name="x", seats=("mine.py:largest_code",) * 3), 3)
+    for g in range(3):
+        decisions = _traced_decisions(play_traced(GAME, 3, SEED, g, s, base=tmp_path).trace)
+        chosen = [(max(legal), code) for automatic, legal, code in decisions if not automatic]
+        assert len(chosen) > 100
+        assert all(best == code for best, code in chosen)
+
+
 def run_parity_user(base: Path, s, counts: Counter) -> list[str]:
     import os
 

@@ -55,10 +55,10 @@ MAX_CARDS = 64  # cards are bits of 64-bit masks in the records
 # have (config/arrays.py max_legal): legal._add_if writes one code past the legal ones before
 # knowing whether to keep it, and the softmax works out weights in whole vectors of 8
 LEGAL_SLACK = 8
-# the turn loop keeps the heuristic values of a decision's legal actions in a stack vector of
-# this many float64 (512 KiB; kernel/turns.py): a game whose max_legal (config/arrays.py) is
-# larger is refused at the config (config/checks.py). The default board's is 720 at the
-# default max_batch and 57,882 at the largest (MAX_BATCH_CODE)
+# the turn loop keeps a decision's legal actions and their heuristic values in two stack vectors
+# of this many int64 and float64 (512 KiB each; kernel/turns.py): a game whose max_legal
+# (config/arrays.py) is larger is refused at the config (config/checks.py). The default
+# board's is 720 at the default max_batch and 57,882 at the largest (MAX_BATCH_CODE)
 MAX_VALUED = 65536
 # the heuristic evaluator values every collect spot and the three exhausts (their stock changes
 # are fixed by the board: GameTables.fixed_net) in one vectorised pass, into a scratch array of

@@ -72,7 +72,7 @@ def play_one_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_aft
         i = choose_rollout(st, gt, seat, n, st.seat_params[seat], user_fn, root, work)
         code = st.legal[i]
         st.decisions[seat] += 1
-        trace_decision(st, seat, False, n, code)
+        trace_decision(st, seat, False, st.legal, n, code)
         decision_step(st, gt, code)
     if status == ON_OVER:
         trace_word(st, TRACE_END)

@@ -1,8 +1,11 @@
 """Legal actions of the player to move in Phase 1 (RULES.md §2-3, docs/kernel-contract.md),
-written to State.legal in ascending code order (the loops run in code order, so no sort).
+written in ascending code order (the loops run in code order, so no sort) to State.legal
+(phase_one_legal) or, in the turn loop, to its stack vector (phase_one_listing's `legal`: no
+State array is stored to while listing, so the rules' loads from the State stay valid; greedy,
+planner and random about 3% faster side by side, every game the same).
 
 `phase_one_listing` can also value each action where it lists it, for the heuristic policies:
-with `valued`, vals[i] (the turn loop's values vector) is the evaluator's value of State.legal[i]
+with `valued`, vals[i] (the turn loop's values vector) is the evaluator's value of legal[i]
 (policies/evaluate.py; `ev` is its per-decision context). Each listing site knows its
 placement's kind, so it calls that kind's value function alone, where valuing the finished list
 decoded and dispatched every code again (greedy about 6% faster, every game the same). The
@@ -114,17 +117,18 @@ def vesicle_fits(st, gt, seat, gidx, card):
 
 
 @kernel_jit_inline
-def _add(st, n, code):
-    st.legal[n] = code
+def _add(legal, n, code):
+    legal[n] = code
     return n + 1
 
 
 @kernel_jit_inline
-def _add_if(st, n, code, ok):
+def _add_if(legal, n, code, ok):
     """Append `code` if ok, without a branch: the code is written at n either way and n moves
-    on only if ok (State.legal has slack past GameTables.max_legal's bound, config/arrays.py).
+    on only if ok (State.legal and the turn loop's vector have slack past GameTables.max_legal's
+    bound, config/arrays.py).
     Which spots are free changes every turn, so a branch here was mispredicted often."""
-    st.legal[n] = code
+    legal[n] = code
     return n + np.int64(ok)
 
 
@@ -142,7 +146,7 @@ def victim_set(st, gt, seat, org):
 
 
 @kernel_jit_inline
-def placements(st, gt, seat, n, ev, valued, vals):
+def placements(st, gt, seat, n, ev, valued, vals, legal):
     """Append every legal own-flask placement, location by location (valued: with their
     values, module docstring). Each kind of placement is listed at one place in the
     code, so the valued listing inlines each value function once."""
@@ -171,7 +175,7 @@ def placements(st, gt, seat, n, ev, valued, vals):
                         vals[n] = ev[8][k0 + j]
                     else:
                         vals[n] = collect_value(ev, gt, loc, j)
-                n = _add_if(st, n, code_place(FLASK_OWN, loc, j, 0, 0), ok)
+                n = _add_if(legal, n, code_place(FLASK_OWN, loc, j, 0, 0), ok)
             continue
         if action == LA_CARD_AREA:
             for slot in range(gt.loc_n_spots[loc]):
@@ -182,7 +186,7 @@ def placements(st, gt, seat, n, ev, valued, vals):
                 # Card Area card, and an empty slot is valued as card 0's (never read)
                 if valued:
                     vals[n] = card_area_value(ev, gt, loc, slot)
-                n = _add_if(st, n, code_place(FLASK_OWN, loc, slot, 0, 0), ok)
+                n = _add_if(legal, n, code_place(FLASK_OWN, loc, slot, 0, 0), ok)
             continue
         # every other location's spots fill lowest first (actions.place, free_spot) and free
         # only all together at the start of a round: a free spot exists iff the last is free
@@ -196,7 +200,7 @@ def placements(st, gt, seat, n, ev, valued, vals):
             for k in range(1, kmax + 1):
                 if valued:
                     vals[n] = translate_value(ev, gt, loc, k)
-                n = _add(st, n, code_place(FLASK_OWN, loc, k, 0, 0))
+                n = _add(legal, n, code_place(FLASK_OWN, loc, k, 0, 0))
         elif action == LA_ENZYME or action == LA_DETOX:
             enzyme = action == LA_ENZYME
             cards = hand & gt.type_mask[ENZYME if enzyme else DETOX]
@@ -210,7 +214,7 @@ def placements(st, gt, seat, n, ev, valued, vals):
                 if ok:
                     if valued:
                         vals[n] = completion_value(ev, gt, loc, c, action)
-                    n = _add(st, n, code_place(FLASK_OWN, loc, c, 0, 0))
+                    n = _add(legal, n, code_place(FLASK_OWN, loc, c, 0, 0))
         elif action == LA_PROTEIN_SYNTHESIS or action == LA_STEROID_SYNTHESIS:
             # k = 1..kmax, with a victim only when the ER is full
             rough = action == LA_PROTEIN_SYNTHESIS
@@ -228,7 +232,7 @@ def placements(st, gt, seat, n, ev, valued, vals):
                     left &= left - np.int64(1)
                     if valued:
                         vals[n] = er_value(ev, gt, loc, org, k, victim)
-                    n = _add(st, n, code_place(FLASK_OWN, loc, k, victim, 0))
+                    n = _add(legal, n, code_place(FLASK_OWN, loc, k, victim, 0))
         elif action == LA_GOLGI:
             victims = victim_set(st, gt, seat, ORG_GOLGI)
             for org in range(2):
@@ -245,7 +249,7 @@ def placements(st, gt, seat, n, ev, valued, vals):
                             left &= left - np.int64(1)
                             if valued:
                                 vals[n] = golgi_value(ev, gt, loc, src, res, victim)
-                            n = _add(st, n, code_place(FLASK_OWN, loc, src, res, victim))
+                            n = _add(legal, n, code_place(FLASK_OWN, loc, src, res, victim))
         elif action == LA_EXOCYTOSIS:
             vesicle_cards = hand & gt.vesicle_type_mask
             for gidx in range(gt.budding[ORG_GOLGI] if vesicle_cards != 0 else 0):
@@ -259,7 +263,7 @@ def placements(st, gt, seat, n, ev, valued, vals):
                         if valued:
                             vals[n] = completion_value(ev, gt, loc, c,
                                                                    LA_EXOCYTOSIS)
-                        n = _add(st, n, code_place(FLASK_OWN, loc, gidx, c, 0))
+                        n = _add(legal, n, code_place(FLASK_OWN, loc, gidx, c, 0))
         elif action == LA_LAUREATES:
             if not gt.holder_may_take and seat == st.g[G_ROUND_HOLDER]:
                 continue
@@ -271,7 +275,7 @@ def placements(st, gt, seat, n, ev, valued, vals):
                                    and st.goal_mark[gi, seat] == 0):
                     if valued:
                         vals[n] = laureates_value(ev, gt, loc, choice)
-                    n = _add(st, n, code_place(FLASK_OWN, loc, choice, 0, 0))
+                    n = _add(legal, n, code_place(FLASK_OWN, loc, choice, 0, 0))
     return n
 
 
@@ -291,12 +295,12 @@ def pass_forced(st, gt, seat):
 @kernel_jit_inline
 def phase_one_legal(st, gt):
     """Every legal action of the player to move in Phase 1; returns how many."""
-    return phase_one_listing(st, gt, None, False, st.policy_values)
+    return phase_one_listing(st, gt, None, False, st.policy_values, st.legal)
 
 
 @kernel_jit_inline
-def phase_one_listing(st, gt, ev, valued, vals):
-    """phase_one_legal, and with `valued` each action's value in vals (ev: the
+def phase_one_listing(st, gt, ev, valued, vals, legal):
+    """phase_one_legal into `legal`, and with `valued` each action's value in vals (ev: the
     evaluator's context, evaluate.py; a pass is worth 0)."""
     seat = st.g[G_TO_MOVE]
     n = 0
@@ -311,13 +315,13 @@ def phase_one_listing(st, gt, ev, valued, vals):
             vals[0] = ev[8][gt.exhaust_row]
             vals[1] = ev[8][gt.exhaust_row + 1]
             vals[2] = ev[8][gt.exhaust_row + 2]
-        n = _add(st, n, code_exhaust(MRNA))
-        n = _add(st, n, code_exhaust(LIPID))
-        n = _add(st, n, code_exhaust(ATP))
+        n = _add(legal, n, code_exhaust(MRNA))
+        n = _add(legal, n, code_exhaust(LIPID))
+        n = _add(legal, n, code_exhaust(ATP))
     else:  # without own flasks: pass, or a grey flask's placement
         if valued:
             vals[0] = 0.0
-        n = _add(st, n, code_pass())
+        n = _add(legal, n, code_pass())
         if not grey:
             return n
     start = n
@@ -325,11 +329,11 @@ def phase_one_listing(st, gt, ev, valued, vals):
     # placing player's in every respect, so the same options with the flask field set (codes
     # stay ascending: the flask field outranks the target), each worth its own-flask twin plus
     # grey_first: copies after the own-flask ones, or in their place without own flasks
-    n = placements(st, gt, seat, n, ev, valued, vals)
+    n = placements(st, gt, seat, n, ev, valued, vals, legal)
     if own and grey:
         end = n
         for i in range(start, end):
-            st.legal[n] = st.legal[i] | GREY_BIT
+            legal[n] = legal[i] | GREY_BIT
             n += 1
         if valued:
             shift = end - start
@@ -337,7 +341,7 @@ def phase_one_listing(st, gt, ev, valued, vals):
                 vals[i] = vals[i - shift] + grey_first
     elif not own:
         for i in range(start, n):
-            st.legal[i] |= GREY_BIT
+            legal[i] |= GREY_BIT
         if valued:
             for i in range(start, n):
                 vals[i] += grey_first

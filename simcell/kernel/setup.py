@@ -226,17 +226,24 @@ def setup_game(st, gt):
 
 @kernel_jit
 def setup_legal(st, gt):
-    """Legal codes of the setup decision due (return: the dealt card ids; combo: every index)."""
+    """Legal codes of the setup decision due into st.legal (setup_listing)."""
+    return setup_listing(st, gt, st.legal)
+
+
+@kernel_jit
+def setup_listing(st, gt, legal):
+    """Legal codes of the setup decision due (return: the dealt card ids; combo: every index)
+    into `legal`; returns how many."""
     seat = st.g[G_TO_MOVE]
     n = 0
     if st.g[G_PHASE] == PH_RETURN:
         for c in range(gt.n_ids):
             if (st.hand[seat] >> np.int64(c)) & 1:
-                st.legal[n] = code_return(c)
+                legal[n] = code_return(c)
                 n += 1
     else:
         for i in range(gt.combos.shape[0]):
-            st.legal[n] = code_combo(i)
+            legal[n] = code_combo(i)
             n += 1
     return n
 

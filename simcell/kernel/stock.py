@@ -161,8 +161,8 @@ def trace_shuffle(st, purpose, index, ids, n):
 
 
 @kernel_jit_inline
-def trace_decision(st, seat, automatic, n_legal, chosen):
-    """A decision: the legal codes (st.legal[:n_legal], ascending) and the chosen one."""
+def trace_decision(st, seat, automatic, legal, n_legal, chosen):
+    """A decision: the legal codes (legal[:n_legal], ascending) and the chosen one."""
     if st.g[G_TRACE_ON] == 0:
         return
     trace_word(st, TRACE_DECISION)
@@ -170,6 +170,6 @@ def trace_decision(st, seat, automatic, n_legal, chosen):
     trace_word(st, 1 if automatic else 0)
     trace_word(st, n_legal)
     for i in range(n_legal):
-        trace_word(st, st.legal[i])
+        trace_word(st, legal[i])
     trace_word(st, chosen)
 

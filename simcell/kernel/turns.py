@@ -13,8 +13,8 @@ from simcell.kernel.scratch import stack_array
 from simcell.kernel.codes import code_p1
 from simcell.kernel.enums import MAX_VALUED
 from simcell.kernel.jit import kernel_jit, kernel_jit_inline
-from simcell.kernel.legal import phase_one_legal
-from simcell.kernel.setup import apply_combo, apply_return, setup_legal
+from simcell.kernel.legal import phase_one_listing
+from simcell.kernel.setup import apply_combo, apply_return, setup_listing
 from simcell.kernel.state import G_PHASE, G_POLICY_ERROR, G_TO_MOVE, PH_COMBO, PH_OVER, PH_RETURN
 from simcell.kernel.stock import trace_decision
 from simcell.policies.dispatch import choose_action, decision_key, is_heuristic
@@ -27,12 +27,18 @@ ON_OVER, ON_SEARCH, ON_STOPPED, ON_POLICY_ERROR = 0, 1, 2, 3
 
 
 @kernel_jit_inline
-def list_legal(st, gt):
-    """Legal actions of the player to move (setup or Phase 1) into st.legal; returns how many."""
+def list_into(st, gt, legal):
+    """Legal actions of the player to move (setup or Phase 1) into `legal`; returns how many."""
     phase = st.g[G_PHASE]
     if phase == PH_RETURN or phase == PH_COMBO:
-        return setup_legal(st, gt)
-    return phase_one_legal(st, gt)
+        return setup_listing(st, gt, legal)
+    return phase_one_listing(st, gt, None, False, st.policy_values, legal)
+
+
+@kernel_jit_inline
+def list_legal(st, gt):
+    """Legal actions of the player to move (setup or Phase 1) into st.legal; returns how many."""
+    return list_into(st, gt, st.legal)
 
 
 @kernel_jit_inline
@@ -71,9 +77,11 @@ def total_decisions(st):
 
 
 @kernel_jit_inline
-def keep_values(st, vals, n):
-    """The listed actions' values into st.policy_values, where a caller reads them."""
+def keep_listing(st, legal, vals, n):
+    """The listed actions and their values into st.legal and st.policy_values, where a caller
+    reads them."""
     for j in range(n):
+        st.legal[j] = legal[j]
         st.policy_values[j] = vals[j]
 
 
@@ -87,22 +95,25 @@ def turn_loop(st, gt, user_fn, stop_total, search, random_only):
     the game is scored; ON_POLICY_ERROR (G_POLICY_ERROR set) when a user policy returned an
     index outside the legal list. `random_only` (a constant in each caller): every seat plays
     `random`, so the policy dispatch and the evaluator are left out of the compiled loop."""
-    # the heuristic values of the legal actions on the stack (kernel/scratch.py): no State array
-    # is stored to as they are listed, so the evaluator's loads from the State stay valid; they
-    # are copied to st.policy_values where the loop stops at a decision, for the caller
+    # the legal actions and their heuristic values on the stack (kernel/scratch.py): no State
+    # array is stored to as they are listed, so the rules' and the evaluator's loads from the
+    # State stay valid; they are copied to st.legal and st.policy_values where the loop stops
+    # at a decision, for the caller
+    legal = stack_array(1, MAX_VALUED, np.int64)[0]
     vals = stack_array(1, MAX_VALUED, np.float64)[0]
     while st.g[G_PHASE] != PH_OVER:
         seat = st.g[G_TO_MOVE]
         if random_only:
-            n = list_legal(st, gt)
+            n = list_into(st, gt, legal)
         else:
             policy = st.seat_policy[seat]
-            n = list_and_value(st, gt, seat, is_heuristic(policy), policy == KERNEL_PLANNER, vals)
+            n = list_and_value(st, gt, seat, is_heuristic(policy), policy == KERNEL_PLANNER, vals,
+                               legal)
         if n == 1:
-            code = st.legal[0]
+            code = legal[0]
         else:
             if stop_total >= 0 and total_decisions(st) >= stop_total:
-                keep_values(st, vals, n)
+                keep_listing(st, legal, vals, n)
                 return ON_STOPPED
             if random_only:
                 i = choose_random(n, decision_key(st, gt, seat))
@@ -110,15 +121,16 @@ def turn_loop(st, gt, user_fn, stop_total, search, random_only):
                 # a search seat's decision: the greedy values of its legal actions (the search's
                 # ranking) were worked out with them, by the turn loop's one inlined evaluator
                 if search and policy == KERNEL_ROLLOUT:
-                    keep_values(st, vals, n)
+                    keep_listing(st, legal, vals, n)
                     return ON_SEARCH
-                i = choose_action(policy, st, gt, seat, n, st.seat_params[seat], user_fn, vals)
+                i = choose_action(policy, st, gt, seat, n, st.seat_params[seat], user_fn, vals,
+                                  legal)
                 if i < 0:
                     st.g[G_POLICY_ERROR] = seat + 1
                     return ON_POLICY_ERROR
-            code = st.legal[i]
+            code = legal[i]
             st.decisions[seat] += 1
-        trace_decision(st, seat, n == 1, n, code)
+        trace_decision(st, seat, n == 1, legal, n, code)
         apply_decision(st, gt, code)
     return ON_OVER
 

@@ -35,14 +35,16 @@ def is_heuristic(policy):
 
 
 @kernel_jit_inline
-def choose_action(policy, st, gt, seat, n_legal, params, user_fn, vals):
-    """The index, among st.legal[:n_legal], of the action the seat's policy takes (a heuristic
+def choose_action(policy, st, gt, seat, n_legal, params, user_fn, vals, legal):
+    """The index, among legal[:n_legal], of the action the seat's policy takes (a heuristic
     policy's from the values listed with the legal actions in `vals`, heuristic.list_and_value)."""
     key = decision_key(st, gt, seat)
     if policy == KERNEL_RANDOM:
         return choose_random(n_legal, key)
     if policy == KERNEL_USER:  # a user policy reads the flat observation vector
         observe(st, gt, seat, st.observation)
+        for j in range(n_legal):  # and the legal actions in the State (its signature's array)
+            st.legal[j] = legal[j]
         i = user_fn(st.observation, st.legal, n_legal, params, key)
         return i if 0 <= i < n_legal else -1  # -1: the runner reports the bad index
     return choose_heuristic(vals, n_legal, params, key)

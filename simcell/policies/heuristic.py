@@ -12,7 +12,7 @@ from simcell.kernel.enums import FIXED_ROWS, MAX_CARDS
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.kernel.legal import pass_forced, phase_one_listing
 from simcell.kernel.scratch import stack_array
-from simcell.kernel.setup import setup_legal
+from simcell.kernel.setup import setup_listing
 from simcell.kernel.state import G_PHASE, PH_COMBO, PH_RETURN
 from simcell.policies.evaluate import (
     V_CONTEST,
@@ -56,8 +56,8 @@ def evaluator_context(v, gt, params, plan, ws, need, goal_bonus, fixed):
 
 
 @kernel_jit_inline
-def list_and_value(st, gt, seat, heuristic, plan, vals):
-    """The legal actions of the seat to move (setup or Phase 1) into st.legal, returning how
+def list_and_value(st, gt, seat, heuristic, plan, vals, legal):
+    """The legal actions of the seat to move (setup or Phase 1) into `legal`, returning how
     many; for a heuristic seat (`heuristic`: greedy, planner, or the rollout's greedy ranking;
     `plan`: the planner's), each action's value in `vals` as well (the turn loop's stack
     vector). Inlined once into the turn loop, its one listing site."""
@@ -84,11 +84,11 @@ def list_and_value(st, gt, seat, heuristic, plan, vals):
     if not setup:
         if valued:
             fixed_values(ev, gt, fixed)
-        return phase_one_listing(st, gt, ev, valued, vals)
-    n = setup_legal(st, gt)
+        return phase_one_listing(st, gt, ev, valued, vals, legal)
+    n = setup_listing(st, gt, legal)
     if valued:
         for i in range(n):
-            vals[i] = setup_value(ev, gt, st.legal[i])
+            vals[i] = setup_value(ev, gt, legal[i])
     return n
 
 
