@@ -3,12 +3,11 @@ compiled kernel's functions and hottest instructions.
 
 numba's code is loaded from the on-disk cache into anonymous memory, so `perf report` shows it as
 unnamed [JIT] addresses. This script captures each cached object file as numba loads it (a hook
-on CPUCodeLibrary._unserialize), asks numba for the play_chunk entry address, and with `nm` and
+on CPUCodeLibrary._unserialize), asks numba for the game loop's entry address, and with `nm` and
 `objdump` attributes every sample to a compiled function and an instruction offset. Most rules
-functions are inlined into `play_on` (the turn loop), so the per-instruction view is where
-hot spots show, and how many KiB of code hold the samples (against the 32 KiB L1 instruction
-cache): look for long `push` runs before a `call` (a real call passing the State) and for
-branches that collect samples (mispredictions). It needs perf, nm and objdump on PATH and a
+functions are inlined into the game loop's entry point (`play_chunk_policies`, ...), so the
+per-instruction view is where hot spots show, and how many KiB of code hold the samples (against
+the 32 KiB L1 instruction cache): look for `call`s left in hot code and for branches that collect samples (mispredictions). It needs perf, nm and objdump on PATH and a
 warm cache (run any game first).
 
 With `--lines` it attributes the samples to source lines and to the rules and policy functions
@@ -104,7 +103,8 @@ def _child(policy: str, games: int, players: int, out: Path) -> None:
     codegen.CPUCodeLibrary._unserialize = classmethod(capture)
 
     from simcell.config.load import load_default_game
-    from simcell.kernel.game import play_chunk as kernel_play_chunk
+    from simcell.kernel.game import PLAY_CHUNK
+    from simcell.policies.registry import game_loop
     from simcell.runner.fields import homogeneous
     from simcell.runner.games import play_chunk
 
@@ -113,7 +113,7 @@ def _child(policy: str, games: int, players: int, out: Path) -> None:
     play_chunk(game, players, 1, 0, 2, seating)
     play_chunk(game, players, 1, 0, games, seating, total_games=games, blocks=64)
     entries = {}
-    for cres in kernel_play_chunk.overloads.values():
+    for cres in PLAY_CHUNK[game_loop(seating.player_policy)].overloads.values():
         entries[cres.library.name] = (cres.fndesc.llvm_func_name,
                                       cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name))
     paths = []

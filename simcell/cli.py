@@ -106,7 +106,7 @@ def validate(config: Path = typer.Argument(..., help="Run config (TOML) to check
 # shown before a local run whose kernel is not in numba's cache yet, so that a bar standing at
 # zero for minutes is explained (a Dask cluster's workers compile on their own machines)
 FIRST_COMPILE_NOTE = ("compiling the game kernel: the first run of this simcell code on this "
-                      "machine spends about 5 minutes on it before the first games are in "
+                      "machine spends about half a minute on it before the first games are in "
                       "(cached on disk after)")
 
 

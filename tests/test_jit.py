@@ -1,67 +1,146 @@
-"""The compile-time patch of kernel/jit.py: numba's IR inliner copies a callee's Scope once per
-inlined call instead of once per block, and the compiled code is the same."""
+"""The numba layer's decorators (kernel/jit.py) do what the kernel relies on, on this numba: a
+rules function compiles once whatever constants it is called with, has no Python wrapper, is
+inlined by LLVM, can still be called from Python (through a companion entry), and a skeleton
+inlined at numba IR level has its callers' constant flags prune its branches before typing. Each
+test fails if numba's internals they rest on move (the pinned numba in pyproject.toml)."""
 
 from __future__ import annotations
 
-import numba
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
-from numba.core import ir
+import pytest
+from numba.core.errors import TypingError
 
 from simcell.kernel import jit
+from simcell.kernel.jit import (
+    KernelDispatcher,
+    install_patches,
+    kernel_entry,
+    kernel_jit,
+    kernel_jit_inline,
+    kernel_jit_literal,
+)
+from simcell.kernel.state import GameTables
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
-def _functions():
-    """A fresh callee with many blocks (branches) inlined twice into a fresh caller."""
-
-    @numba.njit(inline="always")
-    def callee(x, k):
-        total = 0
-        for i in range(x.shape[0]):
-            if x[i] > 3:
-                total += x[i] * k
-            elif x[i] < -3:
-                total -= k
-            elif x[i] == 0:
-                total += 7
-            else:
-                total += i
-        if total > 100:
-            total -= 100
-        elif total < -100:
-            total += 100
-        return total
-
-    @numba.njit
-    def caller(x):
-        return callee(x, 2) + 3 * callee(x[::-1].copy(), 5)
-
-    return caller
+@kernel_jit_inline
+def _scaled(x, k):
+    return x * k + 1
 
 
-def _compile_counting_var_copies(monkeypatch, enabled: bool):
-    count = [0]
-    original = ir.Var.__deepcopy__
-
-    def counted(self, memo):
-        count[0] += 1
-        return original(self, memo)
-
-    monkeypatch.setattr(ir.Var, "__deepcopy__", counted)
-    monkeypatch.setattr(jit.INLINE_COPY, "enabled", enabled)
-    caller = _functions()
-    x = np.array([5, -9, 0, 1, 2, 4, -4, 0, 8], dtype=np.int64)
-    result = caller(x)
-    monkeypatch.undo()
-    return result, count[0], caller.py_func(x)
+@kernel_entry
+def _twice_scaled(x):
+    return _scaled(x, 2) + _scaled(x, 3)
 
 
-def test_patch_is_installed_for_this_numba():
-    assert jit.INLINE_COPY is not None
+@kernel_jit
+def _cannot_type(x):
+    return "a" + x  # a typing error if ever compiled
 
 
-def test_shared_memo_copies_far_less_and_compiles_the_same(monkeypatch):
-    numba_result, numba_copies, python_result = _compile_counting_var_copies(monkeypatch, False)
-    shared_result, shared_copies, _ = _compile_counting_var_copies(monkeypatch, True)
-    assert numba_result == shared_result == python_result
-    # numba copies the whole Scope with each block; shared, once per copy of the callee
-    assert 0 < shared_copies * 3 < numba_copies, (shared_copies, numba_copies)
+@kernel_jit_literal
+def _skeleton(x, use_it):
+    if use_it:
+        return _cannot_type(x)
+    return x + 1
+
+
+@kernel_entry
+def _pruned(x):
+    return _skeleton(x, False)
+
+
+@kernel_entry
+def _not_pruned(x):
+    return _skeleton(x, True)
+
+
+def test_the_indexing_patch_is_installed_for_this_numba() -> None:
+    assert install_patches()
+    assert jit._PATCHED == [True]
+
+
+FRESH = """
+import numpy as np
+from tests.test_jit import _scaled, _twice_scaled
+from simcell.config.load import load_default_game
+from simcell.kernel.legal import free_spot
+from simcell.kernel.ref import Ref
+from simcell.runner.games import _state, tables_for
+
+_twice_scaled(np.int64(5))
+callee = _scaled.overloads[_scaled.signatures[0]]
+caller = _twice_scaled.overloads[_twice_scaled.signatures[0]]
+body = [part for part in caller.library.get_llvm_str().split("define ")
+        if caller.fndesc.mangled_name in part.split("(")[0]][0]
+print("specializations", len(_scaled.signatures), _scaled.signatures[0])
+print("wrapper", callee.fndesc.llvm_cpython_wrapper_name in callee.library.get_llvm_str())
+print("call_left", callee.fndesc.mangled_name in body)
+
+gt = tables_for(load_default_game(), 3)
+st = _state(gt)
+st.spot_occ[:] = -1
+assert free_spot(st, gt, 0) == gt.loc_first_spot[0]
+sig = free_spot.signatures[0]
+cres = free_spot.overloads[sig]
+ir = cres.library.get_llvm_str()
+define = next(line for line in ir.splitlines()
+              if line.startswith("define") and cres.fndesc.mangled_name in line)
+print("refs", isinstance(sig[0], Ref) and isinstance(sig[1], Ref))
+print("words", define.count(",") + 1)
+print("invariant", "!invariant.load" in ir)
+"""
+
+
+def test_rules_compile_once_without_a_wrapper_inlined_and_take_refs(tmp_path) -> None:
+    """Compiled afresh (cached code cannot be inspected): a rules function called with the
+    constants 2 and 3 has one specialization, for plain types; no CPython wrapper; no call to
+    it left in its caller; and the kernel's rules take the State and GameTables as Refs (one
+    word each, not ~950), whose loads are marked invariant (kernel/ref.py)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", FRESH], cwd=ROOT, env=env, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr[-3000:]
+    lines = dict(line.split(" ", 1) for line in out.stdout.splitlines())
+    assert lines["specializations"] == "1 (int64, int64)"
+    assert lines["wrapper"] == "False"
+    assert lines["call_left"] == "False"
+    assert lines["refs"] == "True"
+    assert int(lines["words"]) < 10
+    assert lines["invariant"] == "True"
+
+
+def test_a_rules_function_called_from_python_runs_through_a_companion() -> None:
+    assert isinstance(_scaled, KernelDispatcher)
+    assert _scaled(np.int64(4), np.int64(5)) == 21
+    assert _scaled(np.int64(4), np.int64(6)) == 25  # the companion is compiled once
+    assert len(_scaled.__dict__["_python_entries"]) == 1
+
+
+def test_a_skeletons_constant_flag_prunes_what_it_does_not_take_before_typing() -> None:
+    assert _pruned(np.int64(4)) == 5  # _cannot_type was never typed
+    with pytest.raises(TypingError):
+        _not_pruned(np.int64(4))
+
+
+def test_every_kernel_and_policy_function_uses_the_layers_decorators() -> None:
+    """No bare numba.njit in the numba layer: each function must be cached and fenced."""
+    import ast
+    from pathlib import Path
+
+    root = Path(jit.__file__).resolve().parent.parent
+    bare = []
+    for folder in jit.NUMBA_LAYER:
+        for path in (root / folder).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Attribute) and node.attr in ("njit", "jit", "cfunc") \
+                        and path.name not in ("jit.py", "user.py"):
+                    bare.append(f"{path.name}:{node.lineno}")
+    assert not bare, bare
+    assert "max_legal" in GameTables._fields  # the layer's tables are NamedTuples (kernel/ref.py)

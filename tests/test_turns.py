@@ -1,6 +1,7 @@
-"""The turn loop's two compiled copies: `play_on` for any field and `play_on_random`, the same
-loop with the policy dispatch left out, which play_game uses when every seat plays `random`.
-They must play such a field identically, decision for decision."""
+"""The game loops' compiled entry points (kernel/game.py, one per registry.LOOP_*): a field of
+`random` in every seat plays in the random loop (the turn loop without the policy dispatch), but
+the policies loop and the search loop (the turn loop as a real call, stopping for search seats)
+must play it identically, decision for decision."""
 
 from __future__ import annotations
 
@@ -8,28 +9,38 @@ import numpy as np
 import pytest
 
 from simcell.config.load import load_default_game
+from simcell.kernel.game import PLAY_GAME
 from simcell.kernel.state import G_PHASE, PH_OVER
-from simcell.kernel.turns import ON_OVER, play_on, play_on_random
+from simcell.policies.registry import LOOP_POLICIES, LOOP_RANDOM, LOOP_SEARCH, game_loop
 from simcell.policies.user import no_user_policy
 from simcell.runner.fields import homogeneous
-from simcell.runner.games import copy_state, game_in_progress
+from simcell.runner.games import _scratch, copy_state, game_in_progress
 
 
 @pytest.mark.parametrize("players", [2, 5])
 @pytest.mark.parametrize("decisions", [0, 7, 60])
-def test_random_field_plays_alike_in_both_turn_loops(players: int, decisions: int) -> None:
+def test_random_field_plays_alike_in_every_game_loop(players: int, decisions: int) -> None:
     game = load_default_game()
     for game_index in range(6):
         found = game_in_progress(game, players, 11, game_index, homogeneous("random", players),
                                  decisions)
         assert found is not None
         st, gt = found
-        general, random_only = copy_state(st), copy_state(st)
-        user_fn = no_user_policy()
-        assert play_on(general, gt, user_fn, np.int64(-1), np.bool_(True)) == ON_OVER
-        assert play_on_random(random_only, gt, user_fn, np.int64(-1)) == ON_OVER
-        assert general.g[G_PHASE] == PH_OVER
-        for name, a, b in zip(type(st)._fields, general, random_only):
-            assert np.array_equal(a, b), f"{name} differs (game {game_index})"
+        played = {}
+        for loop in (LOOP_RANDOM, LOOP_POLICIES, LOOP_SEARCH):
+            copy = copy_state(st)
+            PLAY_GAME[loop](copy, gt, 0, 0, no_user_policy(), True, 0, True, -1, *_scratch(gt))
+            assert copy.g[G_PHASE] == PH_OVER
+            played[loop] = copy
+        for loop in (LOOP_POLICIES, LOOP_SEARCH):
+            for name, a, b in zip(type(st)._fields, played[LOOP_RANDOM], played[loop]):
+                assert np.array_equal(a, b), f"{name} differs (game {game_index}, loop {loop})"
         # and the games really were played on from the captured state (traced: the trace grew)
-        assert not np.array_equal(general.trace, st.trace)
+        assert not np.array_equal(played[LOOP_RANDOM].trace, st.trace)
+
+
+def test_a_field_plays_in_the_loop_its_policies_need() -> None:
+    assert game_loop(homogeneous("random", 4).player_policy) == LOOP_RANDOM
+    assert game_loop(homogeneous("planner", 4).player_policy) == LOOP_POLICIES
+    assert game_loop(homogeneous("greedy", 3).player_policy) == LOOP_POLICIES
+    assert game_loop(homogeneous("rollout", 2).player_policy) == LOOP_SEARCH

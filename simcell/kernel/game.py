@@ -1,12 +1,16 @@
 """The game loop: play games from setup to scoring, asking policies for every decision with
-two or more legal actions, and write their records. One loop for every variant."""
+two or more legal actions, and write their records. One loop for every variant, compiled into
+one entry point per kind of field (registry.LOOP_*: every seat `random`, no search policy, a
+search policy), so a run compiles only what its fields play. Each entry point stores the State,
+GameTables and record columns once in its frame and passes their Refs (kernel/ref.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from simcell.kernel.enums import ORG_GOLGI, TRACE_END
-from simcell.kernel.jit import kernel_jit, kernel_jit_inline
+from simcell.kernel.jit import kernel_entry, kernel_jit, kernel_jit_literal
+from simcell.kernel.ref import as_ref
 from simcell.kernel.scoring import final_scores
 from simcell.kernel.setup import reset_state, setup_game
 from simcell.kernel.state import (
@@ -22,30 +26,44 @@ from simcell.kernel.stock import trace_decision, trace_word
 from simcell.kernel.turns import (
     ON_OVER,
     ON_SEARCH,
-    all_random,
     decision_step,
     legal_step,
     play_on,
-    play_on_random,
     total_decisions,
+    turn_loop,
 )
+from simcell.policies.registry import LOOP_POLICIES, LOOP_RANDOM, LOOP_SEARCH
 from simcell.policies.rollout import choose_rollout
 
 
-@kernel_jit
-def play_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, root, work):
-    """play_one_game as a real call, for the runner's single games (traces, tests)."""
-    return play_one_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, root,
-                         work)
+@kernel_jit_literal
+def search_turns(st, gt, user_fn, stop_total, root, work):
+    """The turns of a game with a search policy in some seat: the turn loop as a real call
+    (play_on, which the search's playouts share) stops before each search-policy decision, and
+    the search takes it. Returns play_on's last status."""
+    while True:
+        status = play_on(st, gt, user_fn, stop_total, np.bool_(True))
+        if status != ON_SEARCH:
+            return status
+        # a search policy's decision: the turn loop stopped with the legal actions listed
+        seat = st.g[G_TO_MOVE]
+        n = legal_step(st, gt)
+        i = choose_rollout(st, gt, seat, n, st.seat_params[seat], user_fn, root, work)
+        code = st.legal[i]
+        st.decisions[seat] += 1
+        trace_decision(st, seat, False, st.legal, n, code)
+        decision_step(st, gt, code)
 
 
-@kernel_jit_inline
-def play_one_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, root, work):
+@kernel_jit_literal
+def play_one_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, root, work,
+                  loop):
     """Play one game to the end with the seating in st.seat_policy / st.seat_params (its block
-    figures into aggregate row `block`); returns the number of policy decisions taken.
-    `user_fn` is the user policy (a cfunc; policies/user.py) for seats of policy KERNEL_USER;
-    `root` and `work` are scratch States for the rollout policy's playouts. A user policy that
-    returns an index outside the legal list ends the game with G_POLICY_ERROR set.
+    figures into aggregate row `block`) in game loop `loop` (registry.LOOP_*, a constant of the
+    caller: the other loops are pruned before typing); returns the number of policy decisions
+    taken. `user_fn` is the user policy (a cfunc; policies/user.py) for seats of policy
+    KERNEL_USER; `root` and `work` are scratch States for the rollout policy's playouts. A user
+    policy that returns an index outside the legal list ends the game with G_POLICY_ERROR set.
 
     `resume` continues the game in `st` instead of dealing a new one (seed, deal, trace_on and
     block are then the State's own); `stop_after` >= 0 returns before the policy decision that
@@ -56,27 +74,47 @@ def play_one_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_aft
         setup_game(st, gt)
     start = total_decisions(st)
     stop_total = start + stop_after if stop_after >= 0 else -1
-    random_field = all_random(st, gt)
-    while True:
-        # constants passed to a compiled function are typed as literals, and each literal
-        # compiles the callee again: np.bool_ / np.int64 keep one signature (the Python one)
-        if random_field:
-            status = play_on_random(st, gt, user_fn, stop_total)
-        else:
-            status = play_on(st, gt, user_fn, stop_total, np.bool_(True))
-        if status != ON_SEARCH:
-            break
-        # a search policy's decision: the turn loop stopped with the legal actions listed
-        seat = st.g[G_TO_MOVE]
-        n = legal_step(st, gt)
-        i = choose_rollout(st, gt, seat, n, st.seat_params[seat], user_fn, root, work)
-        code = st.legal[i]
-        st.decisions[seat] += 1
-        trace_decision(st, seat, False, st.legal, n, code)
-        decision_step(st, gt, code)
+    if loop == LOOP_RANDOM:
+        status = turn_loop(st, gt, user_fn, stop_total, False, True)
+    elif loop == LOOP_POLICIES:
+        status = turn_loop(st, gt, user_fn, stop_total, False, False)
+    else:
+        status = search_turns(st, gt, user_fn, stop_total, root, work)
     if status == ON_OVER:
         trace_word(st, TRACE_END)
     return total_decisions(st) - start
+
+
+# One entry point per game loop (registry.LOOP_*): a run compiles only the loops its fields play.
+
+
+@kernel_entry
+def play_game_random(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, root,
+                     work):
+    """play_one_game as a real call, for the runner's single games (traces, tests): every seat
+    `random`."""
+    return play_one_game(as_ref(st), as_ref(gt), seed, deal, user_fn, trace_on, block, resume,
+                         stop_after, as_ref(root), as_ref(work), LOOP_RANDOM)
+
+
+@kernel_entry
+def play_game_policies(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, root,
+                       work):
+    """play_game_random for a field without a search policy."""
+    return play_one_game(as_ref(st), as_ref(gt), seed, deal, user_fn, trace_on, block, resume,
+                         stop_after, as_ref(root), as_ref(work), LOOP_POLICIES)
+
+
+@kernel_entry
+def play_game_search(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, root,
+                     work):
+    """play_game_random for a field with a search policy in some seat."""
+    return play_one_game(as_ref(st), as_ref(gt), seed, deal, user_fn, trace_on, block, resume,
+                         stop_after, as_ref(root), as_ref(work), LOOP_SEARCH)
+
+
+PLAY_GAME = {LOOP_RANDOM: play_game_random, LOOP_POLICIES: play_game_policies,
+             LOOP_SEARCH: play_game_search}
 
 
 @kernel_jit
@@ -168,13 +206,14 @@ def seat_players(st, player_policy, player_label, player_params, seat_orders, ro
             st.seat_params[s, k] = player_params[player, k]
 
 
-@kernel_jit
-def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, player_policy,
-               player_label, player_params, seat_orders, duplicate, user_fn, root, work):
+@kernel_jit_literal
+def chunk_games(st, gt, pr, gr, seed, first_game, n_games, total_games, player_policy,
+                player_label, player_params, seat_orders, duplicate, user_fn, root, work, loop):
     """Play games first_game .. first_game + n_games - 1 of a run of total_games games, write
     their records in rows 0 .. n_games - 1 and add their block figures to the State's
     aggregates (rows: blocks of the run, st.agg_* first axis); returns the policy decisions
-    taken, or -1 - row when a user policy failed in that row's game.
+    taken, or -1 - row when a user policy failed in that row's game. `loop`: the game loop
+(registry.LOOP_*, a constant of the caller).
 
     The field: player p plays kernel policy player_policy[p] with parameters player_params[p]
     (record label player_label[p]). Game g uses rotation g % R of seat_orders (R rows, each a
@@ -192,11 +231,44 @@ def play_chunk(st, gt, pr, gr, seed, first_game, n_games, total_games, player_po
         seat_players(st, player_policy, player_label, player_params, seat_orders, rotation)
         # blocks hold whole rotation groups (games R*u .. R*u + R - 1; in duplicate mode a deal)
         block = block_of(game // rotations, total_games // rotations, blocks)
-        # inlined: as a real call it took the State, the two scratch States and the GameTables
-        # as words pushed on the stack once a game
+        # inlined (a skeleton): no call a game, and the loop's constant picks the turn loop
         total += play_one_game(st, gt, seed, deal, user_fn, np.bool_(False), block,
-                               np.bool_(False), np.int64(-1), root, work)
+                               np.bool_(False), np.int64(-1), root, work, loop)
         if st.g[G_POLICY_ERROR] != 0:
             return -1 - j
         write_records(st, gt, pr, gr, j, game, deal, rotation)
     return total
+
+
+@kernel_entry
+def play_chunk_random(st, gt, pr, gr, seed, first_game, n_games, total_games, player_policy,
+                      player_label, player_params, seat_orders, duplicate, user_fn, root, work):
+    """chunk_games of a field of `random` in every seat."""
+    return chunk_games(as_ref(st), as_ref(gt), as_ref(pr), as_ref(gr), seed, first_game, n_games,
+                       total_games, player_policy, player_label, player_params, seat_orders,
+                       duplicate, user_fn, as_ref(root), as_ref(work),
+                       LOOP_RANDOM)
+
+
+@kernel_entry
+def play_chunk_policies(st, gt, pr, gr, seed, first_game, n_games, total_games, player_policy,
+                        player_label, player_params, seat_orders, duplicate, user_fn, root, work):
+    """chunk_games of a field without a search policy."""
+    return chunk_games(as_ref(st), as_ref(gt), as_ref(pr), as_ref(gr), seed, first_game, n_games,
+                       total_games, player_policy, player_label, player_params, seat_orders,
+                       duplicate, user_fn, as_ref(root), as_ref(work),
+                       LOOP_POLICIES)
+
+
+@kernel_entry
+def play_chunk_search(st, gt, pr, gr, seed, first_game, n_games, total_games, player_policy,
+                      player_label, player_params, seat_orders, duplicate, user_fn, root, work):
+    """chunk_games of a field with a search policy in some seat."""
+    return chunk_games(as_ref(st), as_ref(gt), as_ref(pr), as_ref(gr), seed, first_game, n_games,
+                       total_games, player_policy, player_label, player_params, seat_orders,
+                       duplicate, user_fn, as_ref(root), as_ref(work),
+                       LOOP_SEARCH)
+
+
+PLAY_CHUNK = {LOOP_RANDOM: play_chunk_random, LOOP_POLICIES: play_chunk_policies,
+              LOOP_SEARCH: play_chunk_search}

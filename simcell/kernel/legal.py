@@ -9,7 +9,11 @@ with `valued`, vals[i] (the turn loop's values vector) is the evaluator's value 
 (policies/evaluate.py; `ev` is its per-decision context). Each listing site knows its
 placement's kind, so it calls that kind's value function alone, where valuing the finished list
 decoded and dispatched every code again (greedy about 6% faster, every game the same). The
-rules do not depend on it: without `valued` nothing is valued and `ev` is not read."""
+rules do not depend on it: without `valued` nothing is valued and `ev` is not read. The rules
+alone (the random loop, the search's legal step, tests) pass `ev = None`: every valuing
+branch tests `valued and ev is not None`, which numba prunes before typing when `ev` is None
+(it prunes on a None argument, not on a constant False), so they compile without the
+evaluator."""
 
 from __future__ import annotations
 
@@ -170,7 +174,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
                 # often as _add_if's was; greedy 1.055 side by side): a spot not listed has
                 # its value written at n, as its code is, and what is listed next overwrites
                 # both (nothing reads past the count)
-                if valued:
+                if valued and ev is not None:
                     if plain:
                         vals[n] = ev[8][k0 + j]
                     else:
@@ -184,7 +188,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
                 # valued whether listed or not, as the collect spots are (the branch on `ok`
                 # was mispredicted as often): prepare_cards fills the card workspace for every
                 # Card Area card, and an empty slot is valued as card 0's (never read)
-                if valued:
+                if valued and ev is not None:
                     vals[n] = card_area_value(ev, gt, loc, slot)
                 n = _add_if(legal, n, code_place(FLASK_OWN, loc, slot, 0, 0), ok)
             continue
@@ -198,7 +202,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
             if gt.limited:
                 kmax = min(kmax, st.supply[PROTEIN])
             for k in range(1, kmax + 1):
-                if valued:
+                if valued and ev is not None:
                     vals[n] = translate_value(ev, gt, loc, k)
                 n = _add(legal, n, code_place(FLASK_OWN, loc, k, 0, 0))
         elif action == LA_ENZYME or action == LA_DETOX:
@@ -212,7 +216,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
                     ok = (ok and gt.card_protein[c] <= stock[seat, PROTEIN]
                           and gt.card_carb[c] <= stock[seat, CARB])
                 if ok:
-                    if valued:
+                    if valued and ev is not None:
                         vals[n] = completion_value(ev, gt, loc, c, action)
                     n = _add(legal, n, code_place(FLASK_OWN, loc, c, 0, 0))
         elif action == LA_PROTEIN_SYNTHESIS or action == LA_STEROID_SYNTHESIS:
@@ -230,7 +234,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
                 while left != 0:
                     victim = lowest_bit(left)
                     left &= left - np.int64(1)
-                    if valued:
+                    if valued and ev is not None:
                         vals[n] = er_value(ev, gt, loc, org, k, victim)
                     n = _add(legal, n, code_place(FLASK_OWN, loc, k, victim, 0))
         elif action == LA_GOLGI:
@@ -247,7 +251,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
                         while left != 0:
                             victim = lowest_bit(left)
                             left &= left - np.int64(1)
-                            if valued:
+                            if valued and ev is not None:
                                 vals[n] = golgi_value(ev, gt, loc, src, res, victim)
                             n = _add(legal, n, code_place(FLASK_OWN, loc, src, res, victim))
         elif action == LA_EXOCYTOSIS:
@@ -260,7 +264,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
                     c = lowest_bit(cards)
                     cards &= cards - np.int64(1)
                     if vesicle_fits(st, gt, seat, gidx, c):
-                        if valued:
+                        if valued and ev is not None:
                             vals[n] = completion_value(ev, gt, loc, c,
                                                                    LA_EXOCYTOSIS)
                         n = _add(legal, n, code_place(FLASK_OWN, loc, gidx, c, 0))
@@ -273,7 +277,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
                 gi = choice - 1
                 if choice == 0 or (st.goal_nmark[gi] < gt.max_markers_per_goal
                                    and st.goal_mark[gi, seat] == 0):
-                    if valued:
+                    if valued and ev is not None:
                         vals[n] = laureates_value(ev, gt, loc, choice)
                     n = _add(legal, n, code_place(FLASK_OWN, loc, choice, 0, 0))
     return n
@@ -306,11 +310,11 @@ def phase_one_listing(st, gt, ev, valued, vals, legal):
     n = 0
     grey = grey_available(st, gt, seat)
     grey_first = 0.0
-    if valued:
+    if valued and ev is not None:
         grey_first = ev[1][V_GREY]
     own = st.own_left[seat] > 0
     if own:
-        if valued:
+        if valued and ev is not None:
             # exhaust_value's, worked out with the collect spots' (evaluate.fixed_values)
             vals[0] = ev[8][gt.exhaust_row]
             vals[1] = ev[8][gt.exhaust_row + 1]
@@ -319,7 +323,7 @@ def phase_one_listing(st, gt, ev, valued, vals, legal):
         n = _add(legal, n, code_exhaust(LIPID))
         n = _add(legal, n, code_exhaust(ATP))
     else:  # without own flasks: pass, or a grey flask's placement
-        if valued:
+        if valued and ev is not None:
             vals[0] = 0.0
         n = _add(legal, n, code_pass())
         if not grey:
@@ -335,14 +339,14 @@ def phase_one_listing(st, gt, ev, valued, vals, legal):
         for i in range(start, end):
             legal[n] = legal[i] | GREY_BIT
             n += 1
-        if valued:
+        if valued and ev is not None:
             shift = end - start
             for i in range(end, n):  # no call and no carried value: vectorised
                 vals[i] = vals[i - shift] + grey_first
     elif not own:
         for i in range(start, n):
             legal[i] |= GREY_BIT
-        if valued:
+        if valued and ev is not None:
             for i in range(start, n):
                 vals[i] += grey_first
     return n

@@ -1,8 +1,10 @@
 """Playing a game on from its current state, turn by turn: legal actions, the policy's choice
 (or the one legal action), the trace, applying it. The one turn loop of simcell (turn_loop),
-compiled twice: `play_on` for any field and `play_on_random` for a field of `random` in every
-seat. The game loop (game.py) runs them and hands search-policy decisions to the search; the
-search's playouts (policies/rollout.py) run play_on with non-search policies only."""
+inlined where it is used: into the game loop (game.py) of a field of `random` in every seat
+(without the policy dispatch) or of any other field without a search policy, and into
+`play_on`, which the game loop of a field with a search policy calls (it stops before a
+search-policy decision and the game loop hands it to the search) and the search's playouts
+(policies/rollout.py) run with non-search policies only."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from simcell.kernel.actions import apply_phase_one
 from simcell.kernel.scratch import stack_array
 from simcell.kernel.codes import code_p1
 from simcell.kernel.enums import MAX_VALUED
-from simcell.kernel.jit import kernel_jit, kernel_jit_inline
+from simcell.kernel.jit import kernel_jit, kernel_jit_inline, kernel_jit_literal
 from simcell.kernel.legal import phase_one_listing
 from simcell.kernel.setup import apply_combo, apply_return, setup_listing
 from simcell.kernel.state import G_PHASE, G_POLICY_ERROR, G_TO_MOVE, PH_COMBO, PH_OVER, PH_RETURN
@@ -20,7 +22,7 @@ from simcell.kernel.stock import trace_decision
 from simcell.policies.dispatch import choose_action, decision_key, is_heuristic
 from simcell.policies.heuristic import list_and_value
 from simcell.policies.random_policy import choose_random
-from simcell.policies.registry import KERNEL_PLANNER, KERNEL_RANDOM, KERNEL_ROLLOUT
+from simcell.policies.registry import KERNEL_PLANNER, KERNEL_ROLLOUT
 
 # play_on's return statuses
 ON_OVER, ON_SEARCH, ON_STOPPED, ON_POLICY_ERROR = 0, 1, 2, 3
@@ -56,8 +58,7 @@ def apply_decision(st, gt, code):
 @kernel_jit
 def legal_step(st, gt):
     """list_legal as a real call, for the search's decisions (game.py; rare, so the call's cost
-    does not show): one compiled copy of the legality rules beside play_on's inlined one, where
-    inlining them into each caller too added about 90 s to a cold compile."""
+    does not show): the search's loop links one copy of the rules-only listing."""
     return list_legal(st, gt)
 
 
@@ -85,7 +86,7 @@ def keep_listing(st, legal, vals, n):
         st.policy_values[j] = vals[j]
 
 
-@kernel_jit_inline
+@kernel_jit_literal
 def turn_loop(st, gt, user_fn, stop_total, search, random_only):
     """Play the game in `st` on from its current state with its seats' policies. Stops
     (ON_STOPPED) before a policy decision once the seats' decisions add up to stop_total
@@ -137,22 +138,6 @@ def turn_loop(st, gt, user_fn, stop_total, search, random_only):
 
 @kernel_jit
 def play_on(st, gt, user_fn, stop_total, search):
-    """turn_loop for any field."""
+    """turn_loop for any field, as a real call: the game loop of a field with a search policy
+    and the search's playouts."""
     return turn_loop(st, gt, user_fn, stop_total, search, False)
-
-
-@kernel_jit
-def play_on_random(st, gt, user_fn, stop_total):
-    """turn_loop for a field of `random` in every seat: a second compiled copy of the rules,
-    without the policy dispatch and the evaluator (random play 2-3% faster in it, timed with
-    benchmarks/compare_builds.py; it adds about a minute to a cold compile)."""
-    return turn_loop(st, gt, user_fn, stop_total, False, True)
-
-
-@kernel_jit_inline
-def all_random(st, gt):
-    """Does every seat play `random`?"""
-    for s in range(gt.players):
-        if st.seat_policy[s] != KERNEL_RANDOM:
-            return False
-    return True

@@ -14,6 +14,19 @@ from dataclasses import dataclass
 # Kernel policy ids (dispatch.py switches on these).
 KERNEL_RANDOM, KERNEL_GREEDY, KERNEL_PLANNER, KERNEL_ROLLOUT, KERNEL_USER = range(5)
 
+# The game loops the kernel compiles (kernel/game.py), one entry point each, so a run compiles
+# only the loop its fields play: every seat `random` (no policy dispatch, no evaluator), no
+# search policy (no search code), or a search policy in some seat.
+LOOP_RANDOM, LOOP_POLICIES, LOOP_SEARCH = range(3)
+
+
+def game_loop(kernel_policies) -> int:
+    """The game loop a field whose players have these kernel policy ids plays in."""
+    ids = {int(k) for k in kernel_policies}
+    if ids <= {KERNEL_RANDOM}:
+        return LOOP_RANDOM
+    return LOOP_SEARCH if KERNEL_ROLLOUT in ids else LOOP_POLICIES
+
 # Parameters of the heuristic evaluator shared by `greedy` and `planner` (evaluate.py), in
 # vector order. Values are in Health Points: what one unit of each thing is worth to the bot.
 HEURISTIC_PARAMS: dict[str, float] = {

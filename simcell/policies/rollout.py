@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcell.kernel.chance import GOLDEN, splitmix64
-from simcell.kernel.jit import kernel_jit
+from simcell.kernel.jit import kernel_jit, kernel_jit_literal
 from simcell.kernel.scoring import final_scores
 from simcell.kernel.state import MAX_CANDIDATES
 from simcell.kernel.turns import decision_step, play_on
@@ -46,7 +46,7 @@ def rank_candidates(st, gt, seat, n_legal, params, k):
     return k
 
 
-@kernel_jit
+@kernel_jit_literal
 def choose_rollout(st, gt, seat, n_legal, params, user_fn, root, work):
     """Index among st.legal[:n_legal] of the rollout policy's action."""
     key = decision_key(st, gt, seat)

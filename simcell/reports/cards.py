@@ -21,8 +21,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from simcell.kernel.bits import lowest_bit
-from simcell.kernel.jit import kernel_jit
 from simcell.reports.intervals import sidak
 
 ATP_VALUE = {"atp": 1.0, "mrna": 1.0, "lipid": 1.0, "carb": 4.0, "protein": 2.0}  # STATISTICS.md
@@ -56,38 +54,35 @@ def block_starts(row_blocks: np.ndarray, blocks: int) -> np.ndarray:
 def bits_by_block(masks: np.ndarray, starts: np.ndarray,
                   weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """Per block and card id: the rows whose mask holds the card (blocks x 64) and, with
-    `weights` (rows x m), the sums of their weights (blocks x 64 x m). One compiled pass over
-    the masks (card_bit_sums); memory stays that of the masks."""
+    `weights` (rows x m), the sums of their weights (blocks x 64 x m). Block b is rows
+    starts[b] .. starts[b + 1] - 1. The set bits are taken pass by pass (every row's lowest,
+    then every row's next: card masks are sparse, a few passes), and the weights added in that
+    order (np.bincount adds in input order), so the figures do not depend on how rows are
+    batched; tests/test_cards.py checks them against a row-by-row loop to the last bit."""
     k = len(starts) - 1
-    counts = np.zeros((k, 64))
-    w = np.zeros((len(masks), 0)) if weights is None else np.ascontiguousarray(weights, np.float64)
-    sums = np.zeros((k, 64, w.shape[1]))
-    scratch = np.array(masks, dtype=np.uint64).view(np.int64)  # a copy: the pass clears its bits
-    card_bit_sums(scratch, np.asarray(starts, np.int64), w, counts, sums)
+    w = np.zeros((len(masks), 0)) if weights is None else np.asarray(weights, np.float64)
+    counts, sums = np.zeros((k, 64)), np.zeros((k, 64, w.shape[1]))
+    for b in range(k):
+        m = np.asarray(masks[starts[b]:starts[b + 1]], np.uint64)
+        rows = np.arange(len(m))
+        out_rows, out_cards = [], []
+        while True:
+            keep = m != 0
+            m, rows = m[keep], rows[keep]
+            if not len(m):
+                break
+            low = m & (~m + np.uint64(1))
+            out_rows.append(rows)
+            out_cards.append(np.log2(low.astype(np.float64)).astype(np.int64))  # exact: 2**c
+            m = m ^ low
+        if not out_rows:
+            continue
+        r, c = np.concatenate(out_rows), np.concatenate(out_cards)
+        counts[b] = np.bincount(c, minlength=64)
+        wb = w[starts[b]:starts[b + 1]][r]
+        for j in range(w.shape[1]):
+            sums[b, :, j] = np.bincount(c, weights=wb[:, j], minlength=64)
     return counts, (None if weights is None else sums)
-
-
-@kernel_jit
-def card_bit_sums(masks, starts, weights, counts, sums):
-    """counts[b, c] += 1 and sums[b, c, :] += weights[row, :] for each set bit c of each row of
-    block b (rows starts[b] .. starts[b + 1] - 1). Clears `masks`. The sums are added in passes:
-    every row's lowest bit in row order, then every row's next bit, and so on (card masks are
-    sparse: a few passes), the order of a vectorised numpy version, so its figures are kept to
-    the last bit (tests/test_cards.py)."""
-    for b in range(len(starts) - 1):
-        more = True
-        while more:
-            more = False
-            for i in range(starts[b], starts[b + 1]):
-                m = masks[i]
-                if m == 0:
-                    continue
-                c = lowest_bit(m)
-                counts[b, c] += 1.0
-                for j in range(weights.shape[1]):
-                    sums[b, c, j] += weights[i, j]
-                masks[i] = m & (m - np.int64(1))
-                more = True
 
 
 def opening_hand_sums(dealt: np.ndarray, values: np.ndarray, players: int,

@@ -1,7 +1,8 @@
 """Play games with the kernel from Python: one traced game, or a chunk of games into records.
 
 Builds the kernel's tables from a GameDefinition (cached per player count), owns the State
-buffers and converts the kernel's record columns to numpy structured arrays."""
+buffers, calls the entry point of the field's game loop (registry.game_loop) and converts the
+kernel's record columns to numpy structured arrays."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from simcell.config.arrays import build_tables
 from simcell.config.model import GameDefinition
 from simcell.kernel.enums import game_record_dtype, player_record_dtype
 from simcell.kernel.observation import observation_size
-from simcell.policies.registry import N_PARAMS
+from simcell.policies.registry import N_PARAMS, game_loop
 from simcell.policies.user import UserPolicyError, compile_user_policy, no_user_policy
 from simcell.runner.fields import Seating, homogeneous
 from simcell.kernel.state import (
@@ -35,13 +36,14 @@ TRACE_WORDS_PER_GAME = 400_000
 
 def kernel_compiled() -> bool | None:
     """Whether numba's on-disk cache holds the game kernel compiled for this simcell code and
-    its current source files, so the next game loads it instead of compiling it (a few
-    minutes); None when this numba's cache is not laid out as read here (the index file of
-    the entry point's FunctionCache). Nothing is compiled or loaded."""
-    from simcell.kernel.game import play_chunk as kernel_entry
+    its current source files, so the next game loads it instead of compiling it; None when this
+    numba's cache is not laid out as read here (the index file of the entry point's
+    FunctionCache). Nothing is compiled or loaded."""
+    from simcell.kernel.game import PLAY_CHUNK
+    from simcell.policies.registry import LOOP_POLICIES
 
     try:
-        index = kernel_entry._cache._cache_file._load_index()
+        index = PLAY_CHUNK[LOOP_POLICIES]._cache._cache_file._load_index()
     except (AttributeError, OSError, EOFError, ValueError, pickle.UnpicklingError):
         return None
     return bool(index)
@@ -142,13 +144,13 @@ def play_chunk_columns(
     """Play games first_game .. first_game + n_games - 1 of a run of `total_games` games into
     reused buffers (record rows 0 .. n_games - 1; block aggregates in buffers.st.agg_*);
     returns the buffers and the policy decisions taken. Blocks as play_chunk says."""
-    from simcell.kernel.game import play_chunk as kernel_play_chunk
+    from simcell.kernel.game import PLAY_CHUNK
 
     gt = tables_for(game, players)
     buf = chunk_buffers(gt, (game, players), blocks, n_games)
     rotations = seating.rotations
     total = -(-total_games // rotations) * rotations  # whole rotation groups (kernel play_chunk)
-    decisions = kernel_play_chunk(
+    decisions = PLAY_CHUNK[game_loop(seating.player_policy)](
         buf.st, gt, buf.pr, buf.gr, seed, first_game, n_games, total, seating.player_policy,
         seating.player_label, seating.player_params, seating.seat_orders, duplicate, user_fn,
         buf.root, buf.work,
@@ -192,7 +194,7 @@ def play_traced(
 ) -> TracedGame:
     """Play game `game_index` of a run (its rotation and deal as play_chunk gives them) with its
     full trace (chance outcomes and every decision's legal set)."""
-    from simcell.kernel.game import play_game, seat_players, write_records
+    from simcell.kernel.game import PLAY_GAME, seat_players, write_records
 
     gt = tables_for(game, players)
     seating = seating or homogeneous("random", players)
@@ -202,7 +204,8 @@ def play_traced(
     deal = game_index // seating.rotations if duplicate else game_index
     seat_players(st, seating.player_policy, seating.player_label, seating.player_params,
                  seating.seat_orders, rotation)
-    play_game(st, gt, seed, deal, _user_fn(seating, base), True, 0, False, -1, *_scratch(gt))
+    PLAY_GAME[game_loop(seating.player_policy)](st, gt, seed, deal, _user_fn(seating, base), True,
+                                                0, False, -1, *_scratch(gt))
     if st.g[G_POLICY_ERROR]:
         raise _policy_failed(seating, game_index)
     if st.g[G_TRACE_OVERFLOW]:
@@ -218,7 +221,7 @@ def game_in_progress(
 ):
     """The (State, GameTables) of game `game_index` just before its policy decision number
     `decisions` + 1 (traced), or None if the game has fewer decisions."""
-    from simcell.kernel.game import play_game, seat_players
+    from simcell.kernel.game import PLAY_GAME, seat_players
     from simcell.kernel.state import G_PHASE, PH_OVER
 
     gt = tables_for(game, players)
@@ -226,8 +229,8 @@ def game_in_progress(
     rotation = game_index % seating.rotations
     seat_players(st, seating.player_policy, seating.player_label, seating.player_params,
                  seating.seat_orders, rotation)
-    play_game(st, gt, seed, game_index, no_user_policy(), True, 0, False, decisions,
-              *_scratch(gt))
+    PLAY_GAME[game_loop(seating.player_policy)](st, gt, seed, game_index, no_user_policy(), True,
+                                                0, False, decisions, *_scratch(gt))
     return None if st.g[G_PHASE] == PH_OVER else (st, gt)
 
 
@@ -235,11 +238,11 @@ def next_decision(st, gt, base: Path = Path("."), seating: Seating | None = None
     """Let the State's game take its next policy decision; returns (seat, chosen code). The
     State moves on (copy it first to keep it)."""
     from simcell.kernel.enums import TRACE_DECISION
-    from simcell.kernel.game import play_game
+    from simcell.kernel.game import PLAY_GAME
 
     start = int(st.g[G_TRACE_LEN])
     user_fn = _user_fn(seating, base) if seating is not None else no_user_policy()
-    play_game(st, gt, 0, 0, user_fn, True, 0, True, 1, *_scratch(gt))
+    PLAY_GAME[game_loop(st.seat_policy)](st, gt, 0, 0, user_fn, True, 0, True, 1, *_scratch(gt))
     trace = st.trace
     i = start
     while i < st.g[G_TRACE_LEN]:
