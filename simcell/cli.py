@@ -103,13 +103,6 @@ def validate(config: Path = typer.Argument(..., help="Run config (TOML) to check
     typer.echo("ok")
 
 
-# shown before a local run whose kernel is not in numba's cache yet, so that a bar standing at
-# zero for minutes is explained (a Dask cluster's workers compile on their own machines)
-FIRST_COMPILE_NOTE = ("compiling the game kernel: the first run of this simcell code on this "
-                      "machine spends about half a minute on it before the first games are in "
-                      "(cached on disk after)")
-
-
 class _ReportPreload:
     """The run's progress callback (the bar's, if any) that also imports the report's modules
     (pandas plotting, scipy.stats, matplotlib: ~1 s) in a thread while the workers play: after
@@ -139,6 +132,32 @@ class _ReportPreload:
         """Wait for the imports (the report forks a side process: no thread may be mid-import)."""
         if self.thread is not None:
             self.thread.join()
+
+
+def _runner(config: Path, opts):
+    """The Runner of a config, or the one-line error (exit status 2)."""
+    from simcell.config.errors import ConfigError
+    from simcell.runner.run import RunError, Runner
+
+    try:
+        return Runner(config, opts)
+    except ConfigError as exc:
+        _fail(str(exc))
+    except (RunError, OSError) as exc:
+        _fail(f"{config}: {exc}")
+
+
+def _warm_kernel(loops: set[int], quiet: bool):
+    """Compile (or load) the kernel's entry points for these game loops in this process, under
+    a spinner with the elapsed and expected time unless quiet or already cached."""
+    from simcell.runner.progress import compile_spinner
+    from simcell.runner.warm import expected_seconds, needs_compile, warm
+
+    compiling = needs_compile(loops)
+    if quiet or compiling is False:
+        return warm(loops)
+    with compile_spinner(*expected_seconds(loops), compiling):
+        return warm(loops)
 
 
 @app.command("run")
@@ -175,9 +194,8 @@ def run_command(
     """Play the config's games on every core (or a Dask cluster) into a run directory:
     resolved config, records and block aggregates as Parquet, run metadata; then summarise.
     Ctrl-C keeps the finished chunks: continue with --resume DIR."""
-    from simcell.config.errors import ConfigError
     from simcell.policies.user import UserPolicyError
-    from simcell.runner.run import RunDirError, RunError, RunOptions, Runner
+    from simcell.runner.run import RunDirError, RunError, RunOptions
 
     if resume is not None and (out is not None or force):
         _fail("--resume continues a directory; it takes no --out or --force")
@@ -185,21 +203,17 @@ def run_command(
     opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None, out=out,
                       workers=workers, force=force, resume=resume, dask=dask,
                       chunk_games=chunk_games)
-    try:
-        runner = Runner(config, opts)
-    except ConfigError as exc:
-        _fail(str(exc))
-        return
-    except (RunError, OSError) as exc:
-        _fail(f"{config}: {exc}")
-        return
+    runner = _runner(config, opts)
     from simcell.runner.progress import progress_bar
 
-    if not quiet and not runner.dask:
-        from simcell.runner.games import kernel_compiled
-
-        if kernel_compiled() is False:
-            typer.echo(FIRST_COMPILE_NOTE, err=True)
+    if not runner.dask:  # here, before any worker starts: the workers only load it
+        warmed = _warm_kernel(runner.loops, quiet)
+        if warmed.compiled and not quiet:
+            typer.echo(f"compiled the game kernel in {warmed.total:.0f} s (cached for the next "
+                       "runs)", err=True)
+    elif not quiet:
+        typer.echo("loading the game kernel on every worker of the cluster first (compiling it "
+                   "once per host where it is not cached)", err=True)
     preload = None
     try:
         with progress_bar(quiet) as bar:
@@ -229,8 +243,9 @@ def run_command(
         from simcell.runner.summary import summary_text
 
         typer.echo(summary_text(outcome.root), nl=False)
-        rate = outcome.games_played / outcome.seconds if outcome.seconds > 0 else 0.0
-        typer.echo(f"{outcome.games_played:,} games played in {outcome.seconds:.1f} s "
+        playing = outcome.seconds - outcome.prepare_seconds
+        rate = outcome.games_played / playing if playing > 0 else 0.0
+        typer.echo(f"{outcome.games_played:,} games played in {playing:.1f} s "
                    f"({rate:,.0f} games/s); run directory: {outcome.root}")
         typer.echo(f"report: {folder / 'report.html'} (and report.md, tables/*.csv)")
 
@@ -343,6 +358,26 @@ def replay(
         _fail(f"{config}: {exc}")
         return
     typer.echo(text, nl=False)
+
+
+@app.command("warm")
+def warm_command(
+    config: Path | None = typer.Argument(
+        None, help="Run config whose game loops to compile (default: every game loop)."),
+) -> None:
+    """Compile the game kernel into the cache ahead of any run (for images and clusters): the
+    game loops a config's fields play, or all three (random, policies, search), and the
+    runner's record sums. Prints what was compiled or loaded, and where the cache is."""
+    from simcell.kernel.jit import cache_base
+    from simcell.runner.run import RunOptions
+    from simcell.runner.warm import LOOP_NAMES
+
+    loops = set(LOOP_NAMES) if config is None else _runner(config, RunOptions()).loops
+    warmed = _warm_kernel(loops, quiet=False)
+    for name, seconds in warmed.seconds.items():
+        how = "compiled" if name in warmed.compiled else "loaded"
+        typer.echo(f"{name:10s} {how} in {seconds:.1f} s")
+    typer.echo(f"cache: {cache_base()}")
 
 
 if __name__ == "__main__":  # pragma: no cover

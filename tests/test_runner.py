@@ -4,6 +4,7 @@ multi-count runs; duplicate mode; block aggregates that agree with the records."
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import os
@@ -367,41 +368,127 @@ def test_report_preload_starts_after_the_first_chunk_and_not_with_dask(monkeypat
     assert off.thread is None and loads == [1]
 
 
-def test_kernel_compiled_reads_the_cache_without_compiling(tmp_path):
-    """True here (the suite has played games, so the kernel is in the cache); False in a new
-    interpreter pointed at an empty cache folder, which answers at once, compiling nothing."""
-    from simcell.config.load import load_default_game
-    from simcell.runner.games import kernel_compiled, play_chunk
+def test_needs_compile_reads_the_cache_without_compiling(tmp_path):
+    """False here once warmed (the suite plays games, so the kernel is in the cache); True in a
+    new interpreter pointed at an empty cache folder, which answers at once, compiling nothing."""
+    from simcell.policies.registry import LOOP_POLICIES, LOOP_RANDOM
+    from simcell.runner.warm import needs_compile, warm
 
-    play_chunk(load_default_game(), 2, 1, 0, 1)
-    assert kernel_compiled() is True
+    warm({LOOP_RANDOM})
+    assert needs_compile({LOOP_RANDOM}) is False
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "empty-cache"))
     out = subprocess.run(
-        [sys.executable, "-c", "from simcell.runner.games import kernel_compiled; "
-         "print(kernel_compiled())"], env=env, capture_output=True, text=True, timeout=60)
+        [sys.executable, "-c", "from simcell.runner.warm import needs_compile; "
+         f"print(needs_compile({{{LOOP_POLICIES}}}))"], env=env, capture_output=True, text=True,
+        timeout=60)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "True"
     assert not list((tmp_path / "empty-cache").rglob("*.nb*"))  # no index, no compiled code
 
 
-@pytest.mark.parametrize(("compiled", "quiet", "noted"),
-                         [(False, False, True), (True, False, False), (None, False, False),
-                          (False, True, False)])
-def test_cli_run_says_when_the_kernel_compiles_first(tmp_path, monkeypatch, compiled, quiet,
-                                                      noted):
-    """A local run whose kernel is not cached yet says so before the bar stands at zero for
-    minutes; not when it is cached or unknown, and not with --quiet."""
+def test_a_local_run_compiles_in_the_coordinator_before_its_workers_start(monkeypatch):
+    """LocalProcesses warms the run's game loops in this process (prepare) before any chunk is
+    submitted, so its workers load the compiled kernel: one compile, not one per worker."""
+    from simcell.runner import backends
+
+    calls = []
+    monkeypatch.setattr(backends, "warm", lambda loops: calls.append(("warm", set(loops))))
+    monkeypatch.setattr(backends, "run_chunk", lambda spec: calls.append(("chunk", spec)))
+    with backends.LocalProcesses(2) as b:
+        b.prepare({1})
+        assert calls == [("warm", {1})]
+        assert not getattr(b.pool, "_processes", None)  # no worker started yet
+
+
+def test_a_dask_run_compiles_on_one_worker_per_host_then_loads_on_the_others():
+    """DaskCluster.prepare warms the kernel on the first worker of each host, waits, then on
+    the rest (which load what their host compiled)."""
+    from simcell.runner.backends import DaskCluster
+
+    class FakeClient:
+        def __init__(self):
+            self.waves = []
+
+        def scheduler_info(self):
+            return {"workers": {"tcp://a:1": {"host": "a"}, "tcp://a:2": {"host": "a"},
+                                "tcp://b:1": {"host": "b"}, "tcp://a:3": {"host": "a"}}}
+
+        def submit(self, fn, loops, workers, allow_other_workers, pure):
+            assert not allow_other_workers and loops == [1]
+            return workers[0]
+
+        def gather(self, futures):
+            self.waves.append(sorted(futures))
+
+    cluster = DaskCluster("tcp://nowhere:8786")
+    cluster.client = FakeClient()
+    cluster.prepare({1})
+    assert cluster.client.waves == [["tcp://a:1", "tcp://b:1"], ["tcp://a:2", "tcp://a:3"]]
+
+
+@pytest.mark.parametrize(("compiling", "quiet", "spinner"),
+                         [(True, False, True), (False, False, False), (None, False, True),
+                          (True, True, False)])
+def test_cli_run_shows_a_spinner_while_the_kernel_compiles(tmp_path, monkeypatch, compiling,
+                                                          quiet, spinner):
+    """A local run whose kernel is not cached yet compiles it before the bar, under a spinner
+    with the elapsed and expected time, and says how long it took; not when it is cached, and
+    not with --quiet. When the cache cannot be read, the spinner says compile or load."""
+    from contextlib import contextmanager
+
     from typer.testing import CliRunner
 
-    import simcell.runner.games as games
-    from simcell.cli import FIRST_COMPILE_NOTE, app
+    import simcell.runner.progress as progress
+    import simcell.runner.warm as warm
+    from simcell.cli import app
 
-    monkeypatch.setattr(games, "kernel_compiled", lambda: compiled)
+    shown = []
+
+    @contextmanager
+    def fake_spinner(expected, measured, how):
+        shown.append((expected, how))
+        yield
+
+    real_warm = warm.warm
+    monkeypatch.setattr(warm, "needs_compile", lambda loops: compiling)
+    monkeypatch.setattr(progress, "compile_spinner", fake_spinner)
+    monkeypatch.setattr(warm, "warm", lambda loops: dataclasses.replace(
+        real_warm(loops), compiled=["policies"] if compiling else []))
     config = write_config(tmp_path, games=10)
     args = ["run", str(config), "--out", str(tmp_path / "o"), "--workers", "1"]
     result = CliRunner().invoke(app, args + (["--quiet"] if quiet else []))
     assert result.exit_code == 0, result.output
-    assert (FIRST_COMPILE_NOTE in result.output) == noted
+    assert bool(shown) == spinner
+    if spinner:
+        assert shown[0][0] > 0 and shown[0][1] == compiling
+    assert ("compiled the game kernel in" in result.output) == (compiling is True and not quiet)
+
+
+def test_expected_compile_time_is_this_machines_last(tmp_path, monkeypatch):
+    """The spinner's expectation: the development VM's figures until this machine has compiled,
+    then this machine's own (kept in the cache folder)."""
+    from simcell.policies.registry import LOOP_POLICIES
+    from simcell.runner import warm
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    default, measured = warm.expected_seconds({LOOP_POLICIES})
+    assert not measured and default == warm.DEFAULT_SECONDS[LOOP_POLICIES] + warm.SUMS_SECONDS
+    warm._record_timings({"policies": 12.0, "sums": 1.0})
+    assert warm.expected_seconds({LOOP_POLICIES}) == (13.0, True)
+
+
+def test_cli_warm_compiles_or_loads_each_entry_and_names_the_cache(tmp_path):
+    from typer.testing import CliRunner
+
+    from simcell.cli import app
+
+    config = write_config(tmp_path, games=10)
+    result = CliRunner().invoke(app, ["warm", str(config)])
+    assert result.exit_code == 0, result.output
+    assert "sums" in result.output and "cache:" in result.output
+    assert ("loaded in" in result.output) or ("compiled in" in result.output)
+    bad = CliRunner().invoke(app, ["warm", str(tmp_path / "missing.toml")])
+    assert bad.exit_code == 2 and "error:" in bad.output
 
 
 def test_progress_rate_counts_from_the_first_finished_unit():

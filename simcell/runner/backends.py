@@ -14,6 +14,7 @@ import socket
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
+from simcell.runner.warm import warm
 from simcell.runner.work import ChunkResult, ChunkSpec, run_chunk
 
 DASK_CONNECT_TIMEOUT = "10s"
@@ -34,6 +35,10 @@ class InProcess:
 
     def __exit__(self, *exc):
         return False
+
+    def prepare(self, loops: set[int]) -> None:
+        """Compile (or load) the kernel's entry points for these game loops here."""
+        warm(loops)
 
     def run(self, specs: Iterable[ChunkSpec]) -> Iterator[ChunkResult]:
         for spec in specs:
@@ -72,6 +77,12 @@ class LocalProcesses:
             if p.is_alive():
                 p.terminate()
         return False
+
+    def prepare(self, loops: set[int]) -> None:
+        """Compile the kernel's entry points in this process before any worker starts, so that
+        the workers (spawned on the first chunk) load them from the cache: one compile, not
+        one per worker."""
+        warm(loops)
 
     def run(self, specs: Iterable[ChunkSpec]) -> Iterator[ChunkResult]:
         from concurrent.futures.process import BrokenProcessPool
@@ -147,6 +158,23 @@ class DaskCluster:
         if self.client is not None:
             self.client.close()
         return False
+
+    def prepare(self, loops: set[int]) -> None:
+        """Compile the kernel's entry points on one worker per host, then load them on the
+        others: the workers of a host share its cache folder, so each host compiles once (a
+        cache folder shared between identical hosts, SIMCELL_CACHE_DIR, makes it once in all)."""
+        workers = self.client.scheduler_info()["workers"]
+        by_host: dict[str, list[str]] = {}
+        for address, info in sorted(workers.items()):
+            by_host.setdefault(info.get("host", address), []).append(address)
+        for wave in ([a[0] for a in by_host.values()], [x for a in by_host.values() for x in a[1:]]):
+            futures = [self.client.submit(warm, sorted(loops), workers=[address],
+                                          allow_other_workers=False, pure=False)
+                       for address in wave]
+            try:
+                self.client.gather(futures)
+            except Exception as exc:
+                raise BackendError(f"compiling the kernel failed on the Dask cluster: {exc}") from exc
 
     def run(self, specs: Iterable[ChunkSpec]) -> Iterator[ChunkResult]:
         from distributed import as_completed

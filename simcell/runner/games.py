@@ -6,7 +6,6 @@ kernel's record columns to numpy structured arrays."""
 
 from __future__ import annotations
 
-import pickle
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -32,21 +31,6 @@ from simcell.kernel.state import (
 )
 
 TRACE_WORDS_PER_GAME = 400_000
-
-
-def kernel_compiled() -> bool | None:
-    """Whether numba's on-disk cache holds the game kernel compiled for this simcell code and
-    its current source files, so the next game loads it instead of compiling it; None when this
-    numba's cache is not laid out as read here (the index file of the entry point's
-    FunctionCache). Nothing is compiled or loaded."""
-    from simcell.kernel.game import PLAY_CHUNK
-    from simcell.policies.registry import LOOP_POLICIES
-
-    try:
-        index = PLAY_CHUNK[LOOP_POLICIES]._cache._cache_file._load_index()
-    except (AttributeError, OSError, EOFError, ValueError, pickle.UnpicklingError):
-        return None
-    return bool(index)
 
 
 @lru_cache(maxsize=32)

@@ -1,4 +1,5 @@
-"""The progress bar of a run: games done of the total, games per second, time left."""
+"""The progress displays of a run: a spinner while the kernel compiles, then the bar of games
+done of the total, games per second, time left."""
 
 from __future__ import annotations
 
@@ -61,3 +62,19 @@ def progress_bar(quiet: bool):
             bar.update(task, completed=done, rate=rate(time.perf_counter(), done))
 
         yield update
+
+
+@contextmanager
+def compile_spinner(expected: float, measured: bool, compiling: bool | None):
+    """A spinner with the elapsed time while the kernel compiles (`compiling` True) or while it
+    compiles or loads (None: numba's cache could not be read), with the expected duration:
+    this machine's last compile (`measured`) or the development VM's."""
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    where = "on this machine" if measured else "on a 2-core VM"
+    what = ("compiling the game kernel for this simcell code, once per machine"
+            if compiling else "loading (or compiling) the game kernel")
+    with Progress(SpinnerColumn(), TextColumn(f"{what} (about {expected:.0f} s {where})"),
+                  TextColumn("elapsed"), TimeElapsedColumn(), transient=True) as spinner:
+        spinner.add_task("compile", total=None)
+        yield

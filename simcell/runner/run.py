@@ -2,7 +2,8 @@
 and resumable, then summarise.
 
 The coordinator plans the run (segments, blocks, chunks), writes the resolved config and run
-metadata, sends unfinished chunks to a backend, writes each finished chunk's files as it comes
+metadata, has the backend compile or load the kernel's game loops once per machine
+(runner/warm.py), sends unfinished chunks to it, writes each finished chunk's files as it comes
 back, and when every chunk is in, merges the block aggregates. Ctrl-C or a crash leaves the
 finished chunks on disk; --resume plays only the rest and ends with the same files an
 uninterrupted run writes.
@@ -28,6 +29,7 @@ from simcell.runner.plan import Chunk, Segment, chunk_size, chunks, segments
 from simcell.runner.records import RECORD_SCHEMA_VERSION
 from simcell.runner.resolved import differences, resolved_config, resolved_hash, user_policy_source
 from simcell.runner.store import RESOLVED_FILE, RUN_FILE, RunDir, RunDirError
+from simcell.runner.warm import loops_of
 from simcell.runner.work import ChunkSpec
 
 
@@ -69,6 +71,7 @@ class RunOutcome:
     games_played: int  # games played by this invocation
     seconds: float  # wall time of this invocation
     decisions: int
+    prepare_seconds: float = 0.0  # of which compiling or loading the kernel for the workers
 
 
 def default_out(config: Path) -> Path:
@@ -124,6 +127,13 @@ class Runner:
         self.root: Path | None = None  # the run directory, once opened
         self.sources = {s.field_index: user_policy_source(s.field, self.config.parent)
                         for s in self.segments}
+
+    @property
+    def loops(self) -> set[int]:
+        """The game loops (registry.LOOP_*) this run's fields play in."""
+        from simcell.runner.fields import seating
+
+        return loops_of(seating(s.field, s.players) for s in self.segments)
 
     # -- the run directory -------------------------------------------------------------------
     def _open(self) -> tuple[RunDir, dict]:
@@ -197,6 +207,7 @@ class Runner:
         meta["status"] = "running"
         run.write_json(RUN_FILE, meta)
         played = 0
+        prepare = 0.0
         kernel_seconds = 0.0
         status = "interrupted"
         try:
@@ -207,6 +218,10 @@ class Runner:
                 with backend(self.workers, self.dask) as b:
                     invocation["backend"] = b.name + (f" {self.dask}" if self.dask else "")
                     invocation["workers"] = b.workers
+                    t = time.perf_counter()
+                    b.prepare(self.loops)
+                    prepare = time.perf_counter() - t
+                    invocation["prepare_seconds"] = round(prepare, 3)
                     for result in b.run(self._spec(s, c) for s, c in todo):
                         if result.code_hash != CODE_HASH:
                             raise RunError(
@@ -237,7 +252,7 @@ class Runner:
                 meta["completed"] = _now()
             with contextlib.suppress(RunDirError):  # a full disk: the chunks stay consistent
                 run.write_json(RUN_FILE, meta)
-        return RunOutcome(run.root, status, done, played, wall, meta.get("decisions", 0))
+        return RunOutcome(run.root, status, done, played, wall, meta.get("decisions", 0), prepare)
 
 
 __all__ = ["RunError", "RunDirError", "RunOptions", "RunOutcome", "Runner", "default_out"]
