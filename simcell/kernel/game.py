@@ -188,6 +188,18 @@ def write_records(st, gt, pr, gr, row, game, deal, rotation):
     gr.visible_mask[row] = st.g[G_VISIBLE]
 
 
+@kernel_entry
+def record_game(st, gt, pr, gr, row, game, deal, rotation):
+    """write_records from Python (a traced game's records)."""
+    write_records(as_ref(st), as_ref(gt), as_ref(pr), as_ref(gr), row, game, deal, rotation)
+
+
+@kernel_entry
+def seat_game(st, player_policy, player_label, player_params, seat_orders, rotation):
+    """seat_players from Python (before a traced game)."""
+    seat_players(as_ref(st), player_policy, player_label, player_params, seat_orders, rotation)
+
+
 @kernel_jit
 def block_of(game, total_games, blocks):
     """Block of game g of N (STATISTICS.md): floor(g * K / N), fixed by the game index."""

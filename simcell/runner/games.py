@@ -178,7 +178,7 @@ def play_traced(
 ) -> TracedGame:
     """Play game `game_index` of a run (its rotation and deal as play_chunk gives them) with its
     full trace (chance outcomes and every decision's legal set)."""
-    from simcell.kernel.game import PLAY_GAME, seat_players, write_records
+    from simcell.kernel.game import PLAY_GAME, record_game, seat_game
 
     gt = tables_for(game, players)
     seating = seating or homogeneous("random", players)
@@ -186,15 +186,15 @@ def play_traced(
     pr, gr = allocate_records(gt, 1)
     rotation = game_index % seating.rotations
     deal = game_index // seating.rotations if duplicate else game_index
-    seat_players(st, seating.player_policy, seating.player_label, seating.player_params,
-                 seating.seat_orders, rotation)
+    seat_game(st, seating.player_policy, seating.player_label, seating.player_params,
+              seating.seat_orders, rotation)
     PLAY_GAME[game_loop(seating.player_policy)](st, gt, seed, deal, _user_fn(seating, base), True,
                                                 0, False, -1, *_scratch(gt))
     if st.g[G_POLICY_ERROR]:
         raise _policy_failed(seating, game_index)
     if st.g[G_TRACE_OVERFLOW]:
         raise RuntimeError(f"trace buffer of {capacity} words too small; raise capacity")
-    write_records(st, gt, pr, gr, 0, game_index, deal, rotation)
+    record_game(st, gt, pr, gr, 0, game_index, deal, rotation)
     p, g = to_structured(gt, pr, gr, 1)
     return TracedGame(st.trace[: st.g[G_TRACE_LEN]].copy(), p, g)
 
@@ -205,14 +205,14 @@ def game_in_progress(
 ):
     """The (State, GameTables) of game `game_index` just before its policy decision number
     `decisions` + 1 (traced), or None if the game has fewer decisions."""
-    from simcell.kernel.game import PLAY_GAME, seat_players
+    from simcell.kernel.game import PLAY_GAME, seat_game
     from simcell.kernel.state import G_PHASE, PH_OVER
 
     gt = tables_for(game, players)
     st = _state(gt, capacity)
     rotation = game_index % seating.rotations
-    seat_players(st, seating.player_policy, seating.player_label, seating.player_params,
-                 seating.seat_orders, rotation)
+    seat_game(st, seating.player_policy, seating.player_label, seating.player_params,
+              seating.seat_orders, rotation)
     PLAY_GAME[game_loop(seating.player_policy)](st, gt, seed, game_index, no_user_policy(), True,
                                                 0, False, decisions, *_scratch(gt))
     return None if st.g[G_PHASE] == PH_OVER else (st, gt)
