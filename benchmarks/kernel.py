@@ -10,11 +10,6 @@ into record buffers reused from unit to unit (runner/games.play_chunk_columns). 
 first compile (cached on disk) and what the runner does with the columns afterwards (Arrow
 tables and Parquet, in `benchmarks/runner.py`'s overhead).
 
-Until 2026-12-01 this benchmark played each share as one call of runner/games.play_chunk: one
-work unit of 50,000 games into freshly allocated buffers, then a copy of the columns into numpy
-structured arrays, inside the timing. The runner does neither; the copy and the first touch of
-the fresh buffers (about 0.4 s a share) took 6% (planner) to 17% (random) off the figures.
-
     python benchmarks/kernel.py [--games N] [--workers W] [--policy NAME] [--players 2 3 4 5]
                                 [--repeat R]
 
