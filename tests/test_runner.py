@@ -464,6 +464,24 @@ def test_cli_run_shows_a_spinner_while_the_kernel_compiles(tmp_path, monkeypatch
     assert ("compiled the game kernel in" in result.output) == (compiling is True and not quiet)
 
 
+def test_compile_spinner_draws_its_message_on_a_terminal():
+    import io
+
+    from rich.console import Console
+
+    from simcell.runner import progress
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=120)
+    for measured, how in ((False, True), (True, None)):
+        with progress.compile_spinner(31.0, measured, how, console=console):
+            time.sleep(0.3)
+    text = out.getvalue()
+    assert "compiling the game kernel for this simcell code" in text and "about 31 s" in text
+    assert "on a 2-core VM" in text and "on this machine" in text
+    assert "loading (or compiling) the game kernel" in text
+
+
 def test_expected_compile_time_is_this_machines_last(tmp_path, monkeypatch):
     """The spinner's expectation: the development VM's figures until this machine has compiled,
     then this machine's own (kept in the cache folder)."""

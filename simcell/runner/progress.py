@@ -65,16 +65,18 @@ def progress_bar(quiet: bool):
 
 
 @contextmanager
-def compile_spinner(expected: float, measured: bool, compiling: bool | None):
+def compile_spinner(expected: float, measured: bool, compiling: bool | None, console=None):
     """A spinner with the elapsed time while the kernel compiles (`compiling` True) or while it
     compiles or loads (None: numba's cache could not be read), with the expected duration:
-    this machine's last compile (`measured`) or the development VM's."""
+    this machine's last compile (`measured`) or the development VM's. Drawn on `console` (a
+    rich Console; default: the terminal's), and cleared when the block ends."""
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     where = "on this machine" if measured else "on a 2-core VM"
     what = ("compiling the game kernel for this simcell code, once per machine"
             if compiling else "loading (or compiling) the game kernel")
     with Progress(SpinnerColumn(), TextColumn(f"{what} (about {expected:.0f} s {where})"),
-                  TextColumn("elapsed"), TimeElapsedColumn(), transient=True) as spinner:
+                  TextColumn("elapsed"), TimeElapsedColumn(), transient=True,
+                  console=console) as spinner:
         spinner.add_task("compile", total=None)
         yield
