@@ -103,7 +103,7 @@ def _child(policy: str, games: int, players: int, out: Path) -> None:
     codegen.CPUCodeLibrary._unserialize = classmethod(capture)
 
     from simcell.config.load import load_default_game
-    from simcell.kernel.game import PLAY_CHUNK
+    from simcell.play.game import PLAY_CHUNK
     from simcell.policies.registry import game_loop
     from simcell.runner.fields import homogeneous
     from simcell.runner.games import play_chunk
@@ -134,7 +134,7 @@ def _symbols(path: str) -> dict[str, tuple[int, int]]:
 
 
 def _short(symbol: str) -> str:
-    """simcell.kernel.turns.play_on from its mangled name."""
+    """simcell.play.turns.play_on from its mangled name."""
     parts, i = [], 3 if symbol.startswith("_ZN") else 0
     while i < len(symbol) and symbol[i].isdigit():
         j = i

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from simcell.runner.run import RunOptions, Runner
-from simcell.runner.summary import summary_text
+from simcell.reports.summary import summary_text
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ import argparse
 import numpy as np
 
 from simcell.config.load import load_default_game
-from simcell.kernel.enums import COMPLETED_TYPES
+from simcell.vocabulary import COMPLETED_TYPES
 from simcell.runner.fields import homogeneous
 from simcell.runner.games import play_chunk
 

@@ -44,61 +44,14 @@ def validate(config: Path = typer.Argument(..., help="Run config (TOML) to check
     """Load and check a run config; print a summary of the resolved game, or the error."""
     from simcell.config.errors import ConfigError
     from simcell.config.load import load_default_game, load_run_config
-    from simcell.config.summary import card_differences, count_differences
+    from simcell.config.summary import describe_run_config
 
     try:
         rc = load_run_config(config)
     except ConfigError as exc:
         _fail(str(exc))
         return
-    game = rc.game
-    out = [
-        f"config        {rc.source}",
-        f"content hash  {game.content_hash}",
-        f"players       {', '.join(map(str, rc.players))}",
-        f"games         {rc.games:,} per field and player count",
-        f"seed          {rc.seed}",
-        f"duplicate     {str(rc.duplicate).lower()}",
-    ]
-    if rc.dask:
-        out.append(f"dask          {rc.dask}")
-    for f in rc.fields:
-        out.append(f"field         {f.name}: {f.describe()}")
-    rounds = ", ".join(f"{p}p {game.rounds(p)}" for p in rc.players)
-    out.append(f"rounds        {rounds}")
-    r = game.rules
-    out.append(
-        "rules         "
-        f"epigenetic={str(r.epigenetic).lower()} supply_limited={str(r.supply_limited).lower()} "
-        f"grey_per_player={r.grey_per_player} turn_order={r.turn_order} "
-        f"laureates_holder_may_take={str(r.laureates_holder_may_take).lower()} "
-        f"two_player_remove_detox={str(r.two_player_remove_detox).lower()} max_batch={r.max_batch}"
-    )
-    b = game.board
-    out.append(
-        f"board         starting_atp={list(b.starting_atp)} slot_prices={list(b.slot_prices)} "
-        f"budding rough/smooth/golgi={list(b.budding_locations)}"
-    )
-    out.append(
-        f"data          {len(game.cards)} cards, {len(game.events)} events, {len(game.goals)} goals, "
-        f"{len(game.epigenetic)} epigenetic cards"
-    )
-    for kind, path in rc.data_files:
-        out.append(f"  {kind:11s} {path}")
-    for line in rc.overrides:
-        out.append(f"override      {line}")
-    counts = count_differences(game)
-    out.append("card counts   " + ("as the seed" if not counts else "differ from the seed:"))
-    out.extend(f"  {line}" for line in counts)
-    diffs = card_differences(game, load_default_game())
-    out.append(
-        "card values   " + ("as shipped" if not diffs else f"{len(diffs)} differ from the shipped set:")
-    )
-    out.extend(f"  {line}" for line in diffs)
-    bands = ", ".join(
-        f"{k}={v:g}{' (default)' if k in rc.report.default_bands else ''}" for k, v in rc.report.bands
-    )
-    out.append(f"report        blocks={rc.report.blocks} bands: {bands}")
+    out = describe_run_config(rc, load_default_game())
     typer.echo("\n".join(out))
     typer.echo("ok")
 
@@ -240,7 +193,7 @@ def run_command(
                    f"report with simcell report {outcome.root}", err=True)
         raise typer.Exit(code=130) from None
     if not quiet:
-        from simcell.runner.summary import summary_text
+        from simcell.reports.summary import summary_text
 
         typer.echo(summary_text(outcome.root), nl=False)
         playing = outcome.seconds - outcome.prepare_seconds

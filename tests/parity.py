@@ -10,7 +10,7 @@ import numpy as np
 
 from simcell.config.arrays import type_bits
 from simcell.config.model import GameDefinition
-from simcell.kernel.enums import COMPLETED_TYPES, GC_MOST_COMPLETED, GOAL_CRITERIA
+from simcell.vocabulary import COMPLETED_TYPES, GC_MOST_COMPLETED, GOAL_CRITERIA
 from simcell.referee import GameMeta, replay
 from simcell.runner.fields import Seating, homogeneous
 from simcell.runner.games import play_traced

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from simcell.config.load import load_default_game
-from simcell.kernel.enums import ACT_PLACE, decode_action
+from simcell.vocabulary import ACT_PLACE, decode_action
 from simcell.kernel.rounds import phase_two, start_round
 from simcell.kernel.setup import apply_combo, apply_return, reset_state, setup_game
 from simcell.kernel.state import G_ROUND, G_TO_MOVE, new_state

@@ -23,7 +23,7 @@ import pytest
 from scipy import stats
 
 from simcell.config.load import load_default_game
-from simcell.kernel.enums import CARD_FIELDS, RESOURCES
+from simcell.vocabulary import CARD_FIELDS, RESOURCES
 from simcell.reports import cards as cs
 from simcell.reports.data import RunData
 from simcell.reports.intervals import jackknife

@@ -1,4 +1,4 @@
-"""Values that must fit the action code's fields are bounded at the boundary (enums.py layout)."""
+"""Values that must fit the action code's fields are bounded at the boundary (vocabulary.py layout)."""
 
 from __future__ import annotations
 

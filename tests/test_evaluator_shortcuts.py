@@ -14,7 +14,7 @@ import numpy as np
 
 from simcell.config.load import load_default_game
 from simcell.kernel.codes import code_flask, code_kind
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     ACT_COMBO,
     ATP,
     CARB,
@@ -37,7 +37,7 @@ from simcell.kernel.enums import (
 from simcell.kernel.jit import kernel_jit
 from simcell.kernel.legal import GREY_BIT
 from simcell.kernel.state import G_PHASE, G_TO_MOVE, PH_OVER
-from simcell.kernel.turns import list_legal
+from simcell.play.turns import list_legal
 from simcell.policies.evaluate import (
     PER_PLACEMENT,
     PLACEMENTS_TABLE,

@@ -17,7 +17,7 @@ from simcell.config.load import load_default_game, load_run_config
 from simcell.config.model import GameDefinition
 from simcell.config.placements import CollectSpot, card_placements, fewest_collect_placements
 from simcell.config.summary import card_differences, count_differences
-from simcell.kernel.enums import SEED_CARD_COUNTS
+from simcell.vocabulary import SEED_CARD_COUNTS
 
 from .conftest import CONFIGS, DATA
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from simcell.config.checks import check_game
 from simcell.config.load import load_default_game
 from simcell.config.model import GameDefinition
-from simcell.kernel.enums import N_RESOURCES, RESOURCES, ROUGH_ER_TYPES
+from simcell.vocabulary import N_RESOURCES, RESOURCES, ROUGH_ER_TYPES
 
 from .parity import run_parity
 from .test_invariants import check_traced_game

@@ -21,7 +21,7 @@ import pytest
 
 from simcell.config.load import load_default_game
 from simcell.config.model import GameDefinition
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     ATP,
     CARB,
     COMPLETED_TYPES,

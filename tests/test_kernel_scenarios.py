@@ -8,7 +8,7 @@ written out by hand.
 
 Reading aid: `R(mrna, protein, carb, lipid, atp)` is a resource vector in the kernel's column
 order; `options(st, gt, seat, "loc")` lists the (p1, p2, p3) parameters of the legal placements at
-a location (enums.py documents what p1..p3 mean per location); the deck is written top first.
+a location (vocabulary.py documents what p1..p3 mean per location); the deck is written top first.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from simcell.config.arrays import build_tables
 from simcell.config.load import load_default_game
 from simcell.kernel.actions import apply_phase_one
 from simcell.kernel.chance import keyed_shuffle, stream_key
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     ACT_EXHAUST,
     ACT_PASS,
     ACT_PLACE,

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from simcell.config.load import load_default_game, load_run_config
-from simcell.kernel.enums import TRACE_DECISION, TRACE_END, TRACE_SHUFFLE, CHANCE_RESHUFFLE
+from simcell.vocabulary import TRACE_DECISION, TRACE_END, TRACE_SHUFFLE, CHANCE_RESHUFFLE
 from simcell.referee import GameMeta, RefereeError, replay
 from simcell.runner.games import play_traced
 

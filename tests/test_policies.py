@@ -139,7 +139,7 @@ def hide_differently(st, gt, rng: np.random.Generator) -> None:
     unrevealed and removed events and their order, rivals' kept cards (swapped with deck
     cards) and which Detoxification cards two_player_remove_detox removed (swapped with ones
     in the deck)."""
-    from simcell.kernel.enums import DETOX
+    from simcell.vocabulary import DETOX
     from simcell.kernel.state import (
         G_DECK_N,
         G_DETOX_REMOVED,
@@ -266,7 +266,7 @@ def largest_code(obs, legal, n_legal, params, key):
 
 def _traced_decisions(trace) -> list[tuple[int, list[int], int]]:
     """(automatic, legal codes, chosen code) of every decision in a kernel trace."""
-    from simcell.kernel.enums import TRACE_DECISION, TRACE_END, TRACE_SHUFFLE
+    from simcell.vocabulary import TRACE_DECISION, TRACE_END, TRACE_SHUFFLE
 
     out, pos, words = [], 0, [int(w) for w in trace]
     while words[pos] != TRACE_END:

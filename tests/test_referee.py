@@ -13,7 +13,7 @@ import pytest
 
 from simcell.config.load import load_default_game
 from simcell.config.model import GameDefinition
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     ACT_EXHAUST,
     ACT_PASS,
     ACT_PLACE,

@@ -256,7 +256,7 @@ def test_unwritable_output_is_a_clear_error(reference, tmp_path):
 
 def test_full_disk_is_a_clear_error_and_keeps_finished_chunks(reference, tmp_path, monkeypatch):
     config, root = reference
-    import simcell.runner.store as store
+    import simcell.files as files
 
     calls = {"n": 0}
     real_open = open
@@ -268,7 +268,7 @@ def test_full_disk_is_a_clear_error_and_keeps_finished_chunks(reference, tmp_pat
                 raise OSError(errno.ENOSPC, "No space left on device")
         return real_open(path, mode, *args, **kwargs)
 
-    monkeypatch.setattr(store, "open", full_after_some, raising=False)
+    monkeypatch.setattr(files, "open", full_after_some, raising=False)
     out = tmp_path / "out"
     with pytest.raises(RunDirError, match="disk full"):
         Runner(config, RunOptions(out=out, workers=1, chunk_games=30)).run()

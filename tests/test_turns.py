@@ -1,4 +1,4 @@
-"""The game loops' compiled entry points (kernel/game.py, one per registry.LOOP_*): a field of
+"""The game loops' compiled entry points (play/game.py, one per registry.LOOP_*): a field of
 `random` in every seat plays in the random loop (the turn loop without the policy dispatch), but
 the policies loop and the search loop (the turn loop as a real call, stopping for search seats)
 must play it identically, decision for decision."""
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from simcell.config.load import load_default_game
-from simcell.kernel.game import PLAY_GAME
+from simcell.play.game import PLAY_GAME
 from simcell.kernel.state import G_PHASE, PH_OVER
 from simcell.policies.registry import LOOP_POLICIES, LOOP_RANDOM, LOOP_SEARCH, game_loop
 from simcell.policies.user import no_user_policy

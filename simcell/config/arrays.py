@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcell.config.model import GameDefinition
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     CARB,
     CARD_TYPES,
     COMPLETED_TYPES,
@@ -63,7 +63,7 @@ def max_rounds(game: GameDefinition) -> int:
 
 
 def card_route_tables(game: GameDefinition, n_ids: int, type_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """GameTables.card_plan and card_match (enums.CP_*): each card's route to completion as the
+    """GameTables.card_plan and card_match (vocabulary.CP_*): each card's route to completion as the
     heuristic evaluator reads it, without a branch on the card's type."""
     plan = np.zeros((n_ids, N_CARD_PLAN), np.int32)
     match = np.zeros(n_ids, np.int64)

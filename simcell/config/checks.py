@@ -8,7 +8,7 @@ from pathlib import Path
 from simcell.config.errors import ConfigError
 from simcell.config.model import GameDefinition
 from simcell.config.arrays import max_legal_actions
-from simcell.kernel.enums import MAX_VALUED, RESOURCES, ROUGH_ER_TYPES
+from simcell.vocabulary import MAX_VALUED, RESOURCES, ROUGH_ER_TYPES
 
 
 def yield_bonus_ceiling(game: GameDefinition, action: str) -> int:

@@ -25,7 +25,7 @@ from simcell.config.model import (
     resource_vector,
 )
 from simcell.config.tables import MISSING, Table
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     CARD_FIELDS,
     CARD_TYPES,
     EPIGENETIC_EFFECTS,
@@ -45,20 +45,10 @@ from simcell.kernel.enums import (
     TYPE_OR_GROUP,
     YIELD_BONUS_ACTIONS,
 )
-from simcell.kernel.enums import MAX_BATCH_CODE, MAX_BUDDING, MAX_COLLECT_SPOTS
+from simcell.vocabulary import MAX_BATCH_CODE, MAX_BUDDING, MAX_COLLECT_SPOTS
 
 PLAYER_COUNTS = tuple(str(p) for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
 SPOT_LABELS = "abcdefghijklmnopqrstuvwxyz"
-RULE_KEYS = (
-    "epigenetic",
-    "supply_limited",
-    "grey_per_player",
-    "two_player_remove_detox",
-    "turn_order",
-    "laureates_holder_may_take",
-    "max_batch",
-    "tie_rule",
-)
 # RULES.md's dotted names for two switches: a run config's [rules] may write
 # `supply.limited = true` or `laureates.holder_may_take = false` for the flat keys above.
 RULE_DOTTED = {"supply": ("limited",), "laureates": ("holder_may_take",)}

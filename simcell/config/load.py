@@ -17,7 +17,6 @@ from simcell.config.checks import check_game
 from simcell.config.data import (
     BOARD_RULE_KEYS,
     RULE_DOTTED,
-    RULE_KEYS,
     override_board_rules,
     parse_board,
     parse_cards,
@@ -27,10 +26,10 @@ from simcell.config.data import (
     parse_rules,
 )
 from simcell.config.errors import allowed, nearest
-from simcell.config.model import GameDefinition
+from simcell.config.model import RULE_KEYS, GameDefinition
 from simcell.config.overrides import apply_overrides
 from simcell.config.tables import Table, read_toml
-from simcell.kernel.enums import MAX_PLAYERS, MIN_PLAYERS
+from simcell.vocabulary import MAX_PLAYERS, MIN_PLAYERS
 from simcell.policies.registry import BUILTIN_POLICIES, is_user_policy
 
 DATA_KINDS = ("board", "rules", "cards", "events", "goals", "epigenetic")

@@ -2,7 +2,7 @@
 
 Everything the kernel will consume lives here, already validated: the board, the card set,
 events, goals, epigenetic cards and rule switches. Per-resource vectors follow the order of
-`simcell.kernel.enums.RESOURCES`; values that depend on the player count are tuples indexed by
+`simcell.vocabulary.RESOURCES`; values that depend on the player count are tuples indexed by
 `players - MIN_PLAYERS`.
 """
 
@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from functools import cached_property
 
-from simcell.kernel.enums import MIN_PLAYERS, ORGANELLES, RESOURCES
+from simcell.vocabulary import MIN_PLAYERS, ORGANELLES, RESOURCES
 
 Vector = tuple[int, ...]  # one int per resource, RESOURCES order
 
@@ -151,6 +151,13 @@ class Rules:
     laureates_holder_may_take: bool
     max_batch: int
     tie_rule: str
+
+    def settings(self) -> list[tuple[str, object]]:
+        """(name, value) of every switch, in declaration order."""
+        return [(f.name, getattr(self, f.name)) for f in dataclasses.fields(self)]
+
+
+RULE_KEYS = tuple(f.name for f in dataclasses.fields(Rules))  # the keys of rules.toml and [rules]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import Any
 from simcell.config.data import SPOT_LABELS
 from simcell.config.errors import allowed, nearest
 from simcell.config.tables import Table
-from simcell.kernel.enums import CARD_FIELDS
+from simcell.vocabulary import CARD_FIELDS
 
 Origins = dict[str, tuple[Path | str, str]]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from simcell.kernel.enums import ATP, CARB, LIPID, MRNA, N_RESOURCES, ROUGH_ER_TYPES
+from simcell.vocabulary import ATP, CARB, LIPID, MRNA, N_RESOURCES, ROUGH_ER_TYPES
 
 Vector = tuple[int, ...]
 

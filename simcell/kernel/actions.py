@@ -8,7 +8,7 @@ import numpy as np
 from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 
 from simcell.kernel.codes import code_flask, code_kind, code_p1, code_p2, code_p3, code_target
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     ACT_EXHAUST,
     ACT_PASS,
     ADDITIONAL_RESOURCE,

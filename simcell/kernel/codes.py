@@ -1,11 +1,11 @@
-"""Action codes in numba: encode and decode the bit-field layout of enums.py."""
+"""Action codes in numba: encode and decode the bit-field layout of simcell/vocabulary.py."""
 
 from __future__ import annotations
 
 import numpy as np
 from simcell.kernel.jit import kernel_jit_inline
 
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     ACT_COMBO,
     ACT_EXHAUST,
     ACT_PASS,

@@ -1,9 +1,9 @@
-"""The decorators of the numba layer (kernel/ and policies/), the one patch of numba it
+"""The decorators of the numba layer (kernel/, policies/, play/), the one patch of numba it
 installs, and where its compiled code is cached.
 
 Four decorators, all compiling with `cache=True` and `_nrt=False` (kernel code allocates
 nothing: every buffer lives in the State):
-- `kernel_entry`: a function Python calls (the game loops of kernel/game.py, the record sums).
+- `kernel_entry`: a function Python calls (the game loops of play/game.py, the record sums).
 - `kernel_jit_inline`: a rules or policy function, inlined into its callers by LLVM
   (`forceinline`). Compiled once per argument types, with no CPython or C wrapper.
 - `kernel_jit`: the same, called by a real call (rare steps: Phase 2, setup, a completion).
@@ -31,17 +31,23 @@ from numba.core import types as nbtypes
 from numba.core.registry import CPUDispatcher
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-NUMBA_LAYER = ("kernel", "policies")
+NUMBA_LAYER = ("kernel", "policies", "play")  # the packages of compiled code
+VOCABULARY = "vocabulary.py"  # plain Python, but its constants are compiled into the kernel
+
+
+def numba_layer_files() -> list[Path]:
+    """Every source file whose code the compiled kernel holds."""
+    files = [path for folder in NUMBA_LAYER for path in sorted((_PACKAGE / folder).glob("*.py"))]
+    return files + [_PACKAGE / VOCABULARY]
 
 
 def _code_hash() -> str:
-    """Hash of the syntax trees of every numba-layer file: code changes count, comments and
-    formatting do not."""
+    """Hash of the syntax trees of every numba-layer file and the vocabulary: code changes
+    count, comments and formatting do not."""
     h = hashlib.sha256()
-    for folder in NUMBA_LAYER:
-        for path in sorted((_PACKAGE / folder).glob("*.py")):
-            h.update(path.name.encode())
-            h.update(ast.dump(ast.parse(path.read_text(encoding="utf-8"))).encode())
+    for path in numba_layer_files():
+        h.update(path.relative_to(_PACKAGE).as_posix().encode())
+        h.update(ast.dump(ast.parse(path.read_text(encoding="utf-8"))).encode())
     return h.hexdigest()
 
 

@@ -22,7 +22,7 @@ from simcell.kernel.jit import kernel_jit_inline
 
 from simcell.kernel.bits import lowest_bit
 from simcell.kernel.codes import code_exhaust, code_pass, code_place
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     ATP,
     CARB,
     DETOX,

@@ -5,7 +5,7 @@ numba passes a NamedTuple by value, flattened into machine words: the State and 
 about 950 of them (five to seven per array). Every function that takes them unpacks them on
 entry and every call site packs them again, a few thousand LLVM instructions per function
 before any rule is compiled, which numba builds and LLVM then optimises away function by
-function: most of a cold compile. An entry point (kernel/game.py) stores each tuple once in its
+function: most of a cold compile. An entry point (play/game.py) stores each tuple once in its
 stack frame (`as_ref`) and the rules take the address; `ref.field` reads the field from there.
 
 The stored tuples never change while the entry point runs (the arrays' contents change, never

@@ -8,7 +8,7 @@ import numpy as np
 from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 
 from simcell.kernel.chance import keyed_shuffle, stream_key
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     CHANCE_RESHUFFLE,
     COND_COMPLETED_AT_LEAST,
     COND_STOCK_AT_LEAST,

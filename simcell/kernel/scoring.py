@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from simcell.kernel.jit import kernel_jit
 
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     GC_MOST_COMPLETED,
     GC_PER_COMPLETED,
     GC_PER_DISTINCT_TYPES,

@@ -8,7 +8,7 @@ from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 
 from simcell.kernel.chance import keyed_shuffle, stream_key, stream_prefix
 from simcell.kernel.codes import code_combo, code_return
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     ADDITIONAL_RESOURCE,
     ATP,
     CHANCE_DECK_ORDER,

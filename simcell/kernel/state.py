@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     COMPLETED_TYPES,
     GOLGI_NONE,
     HP_SOURCES,
@@ -92,7 +92,7 @@ class GameTables(NamedTuple):
     holder_may_take: bool
     max_budding: int  # largest budding count over the three organelles
     max_legal: int  # bound on the number of legal actions
-    # flow row layout (enums.flow_layout)
+    # flow row layout (vocabulary.flow_layout)
     fr_ladder: int
     fr_pick: int
     fr_additional: int
@@ -112,7 +112,7 @@ class GameTables(NamedTuple):
     fr_cargo_lost: int
     n_flow: int
     # board
-    loc_action: np.ndarray  # int32[location] -> index into enums.LOCATION_ACTIONS
+    loc_action: np.ndarray  # int32[location] -> index into vocabulary.LOCATION_ACTIONS
     loc_first_spot: np.ndarray  # int32[location] -> first spot id
     loc_n_spots: np.ndarray  # int32[location] -> number of spots
     spot_cost: np.ndarray  # int32[spot, resource]
@@ -123,7 +123,7 @@ class GameTables(NamedTuple):
     loc_first_collect: np.ndarray  # int32[location] -> row of a collect location's first spot (-1)
     fixed_net: np.ndarray  # float64[resource, row] the stock change; 0.0 in the padding
     exhaust_row: int  # row of the first exhaust (the number of collect spots)
-    n_fixed_pad: int  # rows, rounded up to a multiple of enums.LEGAL_SLACK
+    n_fixed_pad: int  # rows, rounded up to a multiple of vocabulary.LEGAL_SLACK
     slot_prices: np.ndarray  # int32[slot] -> ATP price
     starting_atp: np.ndarray  # int32[seat]
     combos: np.ndarray  # int32[combo, 2] -> the two resources
@@ -131,7 +131,7 @@ class GameTables(NamedTuple):
     budding: np.ndarray  # int32[organelle] -> budding locations (rough, smooth, golgi)
     # cards, indexed by card id
     card_in_game: np.ndarray  # bool[id] -> the id is a card of the set
-    card_type: np.ndarray  # int32[id] -> enums.CARD_TYPES index
+    card_type: np.ndarray  # int32[id] -> vocabulary.CARD_TYPES index
     card_atp: np.ndarray  # int32[id]
     card_protein: np.ndarray  # int32[id]
     card_carb: np.ndarray  # int32[id]
@@ -142,23 +142,23 @@ class GameTables(NamedTuple):
     card_gain: np.ndarray  # int32[id, resource] -> Additional Resource gain
     type_mask: np.ndarray  # int64[card type] -> bit set of the card ids of that type
     vesicle_type_mask: int  # bit set of the hormone and receptor card ids
-    card_plan: np.ndarray  # int32[id, enums.CP_*] -> a card's route, for the evaluator (enums)
+    card_plan: np.ndarray  # int32[id, vocabulary.CP_*] -> a card's route, for the evaluator (vocabulary)
     card_match: np.ndarray  # int64[id] -> a hormone's matching receptors' type mask (else 0)
     # events, indexed by position in the data (ids in event_id)
     event_id: np.ndarray  # int32[event]
     ev_first: np.ndarray  # int32[event] -> first effect row
     ev_count: np.ndarray  # int32[event] -> number of effect rows
-    eff_kind: np.ndarray  # int32[effect] -> enums.EVENT_EFFECTS index
+    eff_kind: np.ndarray  # int32[effect] -> vocabulary.EVENT_EFFECTS index
     eff_loc: np.ndarray  # int32[effect] -> location (-1)
     eff_res: np.ndarray  # int32[effect] -> resource (-1)
     eff_types: np.ndarray  # int32[effect] -> bit set of completed types (completed_at_least)
-    eff_cond: np.ndarray  # int32[effect] -> enums.HP_IF_CONDITIONS index (-1)
+    eff_cond: np.ndarray  # int32[effect] -> vocabulary.HP_IF_CONDITIONS index (-1)
     eff_n: np.ndarray  # int32[effect]
     eff_m: np.ndarray  # int32[effect]
     eff_limit: np.ndarray  # int32[effect]
     # goals, indexed by position in the data
     goal_id: np.ndarray  # int32[goal]
-    goal_criterion: np.ndarray  # int32[goal] -> enums.GOAL_CRITERIA index
+    goal_criterion: np.ndarray  # int32[goal] -> vocabulary.GOAL_CRITERIA index
     goal_types: np.ndarray  # int32[goal] -> bit set of completed types
     goal_res: np.ndarray  # int32[goal] -> resource (per_leftover)
     goal_n: np.ndarray  # int32[goal] -> divisor (per_leftover)
@@ -177,7 +177,7 @@ class State(NamedTuple):
 
     g: np.ndarray  # int64[G_N] scalars (G_* slots)
     stock: np.ndarray  # int32[seat, resource] personal stock
-    hp: np.ndarray  # int32[seat, source] HP by source (enums.HP_SOURCES)
+    hp: np.ndarray  # int32[seat, source] HP by source (vocabulary.HP_SOURCES)
     hand: np.ndarray  # int64[seat] bit set of card ids in hand
     dealt: np.ndarray  # int64[seat] cards dealt at setup
     kept: np.ndarray  # int64[seat] cards kept at setup
@@ -208,7 +208,7 @@ class State(NamedTuple):
     bonus_res: np.ndarray  # int32[location] location_bonus resource this round, -1 none
     bonus_n: np.ndarray  # int32[location] location_bonus amount
     supply: np.ndarray  # int32[resource] tokens in the supply (limited supply)
-    flows: np.ndarray  # int32[seat, flow row, resource] (enums.flow_row_names)
+    flows: np.ndarray  # int32[seat, flow row, resource] (vocabulary.flow_row_names)
     exhausted: np.ndarray  # int32[seat] flasks exhausted over the game
     grey_total: np.ndarray  # int32[seat] grey flasks placed over the game
     laureates: np.ndarray  # int32[seat] Laureates taken
@@ -238,7 +238,7 @@ class State(NamedTuple):
     final_hp: np.ndarray  # int64[seat] final HP (filled at scoring)
     win_share: np.ndarray  # float64[seat] win share (filled at scoring)
     rank: np.ndarray  # int64[seat] rank (filled at scoring)
-    trace: np.ndarray  # int64[capacity] the trace (enums TRACE format) when G_TRACE_ON
+    trace: np.ndarray  # int64[capacity] the trace (vocabulary TRACE format) when G_TRACE_ON
     # block aggregates, accumulated over the games played into row G_BLOCK (never reset by
     # reset_state): one Phase 1 with a card in a slot is one exposure at the slot's price
     agg_offered: np.ndarray  # int64[block, card id, slot, effective price] exposures
@@ -339,7 +339,7 @@ def new_state(
 
 class PlayerRecords(NamedTuple):
     """Columns of the per-(game, player) records: one array per field of
-    enums.player_record_dtype, row = game_in_chunk * players + seat. Masks are int64 bit
+    vocabulary.player_record_dtype, row = game_in_chunk * players + seat. Masks are int64 bit
     patterns here (read as uint64 above the kernel)."""
 
     game: np.ndarray
@@ -371,7 +371,7 @@ class PlayerRecords(NamedTuple):
 
 
 class GameRecords(NamedTuple):
-    """Columns of the per-game records (enums.game_record_dtype), row = game_in_chunk."""
+    """Columns of the per-game records (vocabulary.game_record_dtype), row = game_in_chunk."""
 
     game: np.ndarray
     deal: np.ndarray

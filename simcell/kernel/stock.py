@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from simcell.kernel.jit import kernel_jit_inline
 
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     CARB,
     GOLGI_CARB,
     LIPID,

@@ -14,7 +14,7 @@ import numpy as np
 
 from simcell.kernel.bits import lowest_bit, popcount
 from simcell.kernel.chance import keyed_shuffle, splitmix64
-from simcell.kernel.enums import DETOX
+from simcell.vocabulary import DETOX
 from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 from simcell.kernel.setup import set_policy_prefix
 from simcell.kernel.state import (

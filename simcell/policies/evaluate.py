@@ -17,7 +17,7 @@ import numpy as np
 
 from simcell.kernel.bits import lowest_bit
 from simcell.kernel.codes import code_flask, code_kind, code_p1, code_p2, code_p3, code_target
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     ACT_COMBO,
     ACT_EXHAUST,
     ACT_PASS,
@@ -238,7 +238,7 @@ def add_card_need(v, gt, ws, card, weight, need):
     if gt.card_type[card] == ADDITIONAL_RESOURCE:
         return
     need[ATP] += weight * completion_atp(v, gt, card)
-    # the card's two slots (enums.CP_*), with no branch on its type: a slot a card does not
+    # the card's two slots (vocabulary.CP_*), with no branch on its type: a slot a card does not
     # have, or has already served (its vesicle's stage), adds weight * 0, exactly nothing
     stage = ws[WS_STAGE, card]
     plan = gt.card_plan
@@ -266,7 +266,7 @@ def placements_to_complete(v, gt, card, in_hand, stage):
     plan = gt.card_plan
     n = 0.0 if in_hand else 1.0
     miss = 0.0
-    # with no branch on the card's type (enums.CP_*): what is not short adds
+    # with no branch on the card's type (vocabulary.CP_*): what is not short adds
     # placements_for(r, 0) = 0.0, exactly nothing, in the order ATP, slot A, slot B
     atp = completion_atp(v, gt, card) - v.stock[s, ATP]
     miss += placements_for(ATP, max(atp, 0))

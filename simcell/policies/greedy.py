@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcell.kernel.bits import lowest_bit
-from simcell.kernel.enums import N_RESOURCES
+from simcell.vocabulary import N_RESOURCES
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.policies.evaluate import add_card_need
 

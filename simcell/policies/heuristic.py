@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcell.kernel.enums import FIXED_ROWS, MAX_CARDS
+from simcell.vocabulary import FIXED_ROWS, MAX_CARDS
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.kernel.legal import pass_forced, phase_one_listing
 from simcell.kernel.scratch import stack_array

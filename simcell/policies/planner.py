@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcell.kernel.bits import lowest_bit
-from simcell.kernel.enums import ADDITIONAL_RESOURCE, ATP, N_RESOURCES
+from simcell.vocabulary import ADDITIONAL_RESOURCE, ATP, N_RESOURCES
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.policies.evaluate import (
     V_TARGETS,

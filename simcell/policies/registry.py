@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Kernel policy ids (dispatch.py switches on these).
+# Kernel policy ids (play/dispatch.py switches on these).
 KERNEL_RANDOM, KERNEL_GREEDY, KERNEL_PLANNER, KERNEL_ROLLOUT, KERNEL_USER = range(5)
 
-# The game loops the kernel compiles (kernel/game.py), one entry point each, so a run compiles
+# The game loops the kernel compiles (play/game.py), one entry point each, so a run compiles
 # only the loop its fields play: every seat `random` (no policy dispatch, no evaluator), no
 # search policy (no search code), or a search policy in some seat.
 LOOP_RANDOM, LOOP_POLICIES, LOOP_SEARCH = range(3)

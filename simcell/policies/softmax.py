@@ -18,7 +18,7 @@ import numpy as np
 
 from simcell.kernel.bits import float_from_bits
 from simcell.kernel.chance import S11, TWO53, splitmix64
-from simcell.kernel.enums import LEGAL_SLACK
+from simcell.vocabulary import LEGAL_SLACK
 from simcell.kernel.jit import kernel_jit_inline
 
 SLACK = LEGAL_SLACK  # entries past n the softmax may write (the values vector has them)

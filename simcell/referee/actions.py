@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from simcell.config.model import GameDefinition
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     ACT_COMBO,
     ACT_EXHAUST,
     ACT_PASS,

@@ -1,10 +1,10 @@
 """Moving resources: every gain, payment and cargo movement goes through here, so each one is
-booked on its flow row (enums.flow_layout, kernel-contract.md) and cut by a limited supply
+booked on its flow row (vocabulary.flow_layout, kernel-contract.md) and cut by a limited supply
 (RULES.md §10) in one place. Also the peak-use measurement."""
 
 from __future__ import annotations
 
-from simcell.kernel.enums import N_RESOURCES
+from simcell.vocabulary import N_RESOURCES
 from simcell.referee.state import GameState
 
 

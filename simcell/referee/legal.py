@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     ACT_COMBO,
     ACT_EXHAUST,
     ACT_PASS,

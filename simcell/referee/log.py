@@ -4,7 +4,7 @@ with card, goal, event and location names from the game definition."""
 from __future__ import annotations
 
 from simcell.config.model import Effect, GameDefinition
-from simcell.kernel.enums import HP_SOURCES, decode_action
+from simcell.vocabulary import HP_SOURCES, decode_action
 from simcell.referee.actions import (
     RESOURCE_NAMES,
     amounts_text,

@@ -4,7 +4,7 @@ player's Epigenetic Modification card changes (RULES.md §5, §7)."""
 from __future__ import annotations
 
 from simcell.config.model import Card, Effect
-from simcell.kernel.enums import COMPLETED_TYPES, TYPE_GROUPS
+from simcell.vocabulary import COMPLETED_TYPES, TYPE_GROUPS
 from simcell.referee.state import GameState
 
 

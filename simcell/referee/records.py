@@ -1,12 +1,12 @@
 """The referee's records of a finished game, field for field the kernel's record dtypes
-(`enums.player_record_dtype`, `enums.game_record_dtype`), as plain Python values."""
+(`vocabulary.player_record_dtype`, `vocabulary.game_record_dtype`), as plain Python values."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from simcell.config.model import GameDefinition
-from simcell.kernel.enums import MAX_PLAYERS, MIN_PLAYERS
+from simcell.vocabulary import MAX_PLAYERS, MIN_PLAYERS
 from simcell.referee.modifiers import completed_by_type
 from simcell.referee.scoring import rank, winners
 from simcell.referee.state import GameState, LogEvent

@@ -1,13 +1,13 @@
 """Replaying a kernel trace: every shuffle is checked against what the referee's state says is
 being shuffled, every decision's legal list against the referee's own, then the game's records
-are recomputed from scratch (enums.py TRACE format, kernel-contract.md)."""
+are recomputed from scratch (vocabulary.py TRACE format, kernel-contract.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from simcell.config.model import GameDefinition
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     CHANCE_PURPOSES,
     TRACE_DECISION,
     TRACE_END,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from simcell.config.model import Effect
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     CHANCE_RESHUFFLE,
     HP_SOURCES,
     MACROMOLECULES,

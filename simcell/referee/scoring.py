@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from simcell.config.model import Goal
-from simcell.kernel.enums import COMPLETED_TYPES, HP_SOURCES, RECEPTOR_MATCH, RESOURCES
+from simcell.vocabulary import COMPLETED_TYPES, HP_SOURCES, RECEPTOR_MATCH, RESOURCES
 from simcell.referee.modifiers import completed_count
 from simcell.referee.state import GAME_OVER, GameState
 

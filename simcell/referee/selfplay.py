@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from simcell.config.model import GameDefinition
-from simcell.kernel.enums import TRACE_DECISION, TRACE_END, TRACE_SHUFFLE
+from simcell.vocabulary import TRACE_DECISION, TRACE_END, TRACE_SHUFFLE
 from simcell.referee.play import play_game
 from simcell.referee.state import GameMeta, GameState
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     ATP,
     CHANCE_DECK_ORDER,
     CHANCE_DETOX_REMOVAL,

@@ -1,7 +1,7 @@
 """The referee's game state: plain dataclasses holding what is on the table (RULES.md §1–§10).
 
 Nothing here knows a rule; the rules modules read and change these fields. Card, event, goal and
-epigenetic cards are named by their ids; resources are indexed in `enums.RESOURCES` order.
+epigenetic cards are named by their ids; resources are indexed in `vocabulary.RESOURCES` order.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simcell.config.model import Card, GameDefinition
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     CARB,
     GOLGI_CARB,
     GOLGI_LIPID,
@@ -101,7 +101,7 @@ class PlayerState:
     seat: int
     stock: list[int]  # personal stock per resource
     hp_by_source: list[int]  # HP_SOURCES order
-    flows: list[list[int]]  # flow rows (enums.flow_layout) x RESOURCES
+    flows: list[list[int]]  # flow rows (vocabulary.flow_layout) x RESOURCES
     hand: set[int] = field(default_factory=set)
     completed: list[int] = field(default_factory=list)  # card ids, in completion order
     epigenetic: int | None = None  # epigenetic card id (advanced variant)
@@ -144,7 +144,7 @@ class GameState:
     rounds: int
     seats: list[PlayerState]
     cards: dict[int, Card]  # card id -> card
-    layout: dict[str, int]  # flow row layout (enums.flow_layout)
+    layout: dict[str, int]  # flow row layout (vocabulary.flow_layout)
     phase: str = SETUP
     round: int = 0  # 1-based once play starts
     to_move: int | None = None  # seat whose decision is pending

@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from simcell.kernel.enums import COMPLETED_TYPES, HP_SOURCES
+from simcell.vocabulary import COMPLETED_TYPES, HP_SOURCES
 
 
 class ReportError(Exception):

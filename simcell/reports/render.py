@@ -15,7 +15,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from simcell.runner.store import write_atomic
+from simcell.files import write_atomic
 
 
 @dataclass

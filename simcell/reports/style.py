@@ -9,7 +9,7 @@ matplotlib.use("Agg")  # files only, no display; set before pyplot is imported a
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from simcell.kernel.enums import COMPLETED_TYPES, HP_SOURCES  # noqa: E402
+from simcell.vocabulary import COMPLETED_TYPES, HP_SOURCES  # noqa: E402
 
 RC = {
     "figure.figsize": (7.5, 4.2),

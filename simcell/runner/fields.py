@@ -22,7 +22,7 @@ from simcell.policies.registry import N_PARAMS, is_user_policy, kernel_id, param
 
 @dataclass(frozen=True)
 class Seating:
-    """A field resolved for one player count (arrays as play_chunk of kernel/game.py takes them)."""
+    """A field resolved for one player count (arrays as play_chunk of play/game.py takes them)."""
 
     policies: tuple[str, ...]  # record label -> policy name (the records' `policy` column)
     player_policy: np.ndarray  # int64[player] kernel policy id

@@ -14,7 +14,7 @@ import numpy as np
 
 from simcell.config.arrays import build_tables
 from simcell.config.model import GameDefinition
-from simcell.kernel.enums import game_record_dtype, player_record_dtype
+from simcell.vocabulary import game_record_dtype, player_record_dtype
 from simcell.kernel.observation import observation_size
 from simcell.policies.registry import N_PARAMS, game_loop
 from simcell.policies.user import UserPolicyError, compile_user_policy, no_user_policy
@@ -128,7 +128,7 @@ def play_chunk_columns(
     """Play games first_game .. first_game + n_games - 1 of a run of `total_games` games into
     reused buffers (record rows 0 .. n_games - 1; block aggregates in buffers.st.agg_*);
     returns the buffers and the policy decisions taken. Blocks as play_chunk says."""
-    from simcell.kernel.game import PLAY_CHUNK
+    from simcell.play.game import PLAY_CHUNK
 
     gt = tables_for(game, players)
     buf = chunk_buffers(gt, (game, players), blocks, n_games)
@@ -166,7 +166,7 @@ def play_chunk(
 
 @dataclass
 class TracedGame:
-    trace: np.ndarray  # int64 words (enums TRACE format)
+    trace: np.ndarray  # int64 words (vocabulary TRACE format)
     players: np.ndarray  # player records of the game, seat order
     game: np.ndarray  # the game record (length 1)
 
@@ -178,7 +178,7 @@ def play_traced(
 ) -> TracedGame:
     """Play game `game_index` of a run (its rotation and deal as play_chunk gives them) with its
     full trace (chance outcomes and every decision's legal set)."""
-    from simcell.kernel.game import PLAY_GAME, record_game, seat_game
+    from simcell.play.game import PLAY_GAME, record_game, seat_game
 
     gt = tables_for(game, players)
     seating = seating or homogeneous("random", players)
@@ -205,7 +205,7 @@ def game_in_progress(
 ):
     """The (State, GameTables) of game `game_index` just before its policy decision number
     `decisions` + 1 (traced), or None if the game has fewer decisions."""
-    from simcell.kernel.game import PLAY_GAME, seat_game
+    from simcell.play.game import PLAY_GAME, seat_game
     from simcell.kernel.state import G_PHASE, PH_OVER
 
     gt = tables_for(game, players)
@@ -221,8 +221,8 @@ def game_in_progress(
 def next_decision(st, gt, base: Path = Path("."), seating: Seating | None = None) -> tuple[int, int]:
     """Let the State's game take its next policy decision; returns (seat, chosen code). The
     State moves on (copy it first to keep it)."""
-    from simcell.kernel.enums import TRACE_DECISION
-    from simcell.kernel.game import PLAY_GAME
+    from simcell.vocabulary import TRACE_DECISION
+    from simcell.play.game import PLAY_GAME
 
     start = int(st.g[G_TRACE_LEN])
     user_fn = _user_fn(seating, base) if seating is not None else no_user_policy()

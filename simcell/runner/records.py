@@ -28,43 +28,17 @@ import numpy as np
 import pyarrow as pa
 
 from simcell.config.model import GameDefinition
-from simcell.kernel.enums import (
+from simcell.vocabulary import (
     COMPLETED_TYPES,
     HP_SOURCES,
     N_RESOURCES,
     RESOURCES,
+    SEAT_MEASURES,
+    WIN_SHARE_SCALE,
     flow_row_names,
 )
 from simcell.kernel.sums import add_rows_by_key
 from simcell.kernel.state import GameRecords, PlayerRecords
-
-RECORD_SCHEMA_VERSION = 1
-WIN_SHARE_SCALE = 60  # win shares are 1/k for k <= 5 tied players: x60 is an exact integer
-
-# Block aggregates and the names of their axes after the block axis (long tables on disk).
-KERNEL_AGGREGATES = {
-    "offered": ("card", "slot", "price"),
-    "bought": ("card", "slot", "price"),
-    "discarded": ("card",),
-    "acquired": ("card", "round"),
-    "completed": ("card", "round"),
-    "occupancy": ("spot", "round", "pick"),
-}
-SEAT_MEASURES = (
-    "games",
-    "win_share_x60",  # win share x WIN_SHARE_SCALE
-    "wins_outright",
-    "final_hp",
-    "final_hp_sq",
-    "above_table_xp",  # players x final_hp - the table's total HP
-    "above_table_xp_sq",
-    "cards_completed",
-) + tuple(f"hp_{s}" for s in HP_SOURCES)
-RUNNER_AGGREGATES = {
-    "seat": ("policy", "seat", "measure"),
-    "flows": ("policy", "seat", "flow", "resource"),
-}
-
 
 def _flat(table: dict, name: str, col: np.ndarray, labels) -> None:
     for k, label in enumerate(labels):

@@ -17,7 +17,7 @@ from simcell import __version__
 from simcell.config.load import PolicyField, RunConfig
 from simcell.policies.registry import BUILTIN_POLICIES, HEURISTIC_PARAMS, KERNEL_RANDOM, is_user_policy
 from simcell.runner.plan import Segment
-from simcell.runner.records import RECORD_SCHEMA_VERSION
+from simcell.vocabulary import RECORD_SCHEMA_VERSION
 
 
 def user_policy_source(field: PolicyField, base: Path) -> tuple[str, str] | None:

@@ -23,10 +23,11 @@ from pathlib import Path
 import pandas as pd
 
 from simcell import __version__
-from simcell.config.load import RunConfig, load_run_config
+from simcell.config.load import RunConfig, load_default_game, load_run_config
+from simcell.config.summary import card_difference_rows
 from simcell.runner.backends import BackendError, backend
 from simcell.runner.plan import Chunk, Segment, chunk_size, chunks, segments
-from simcell.runner.records import RECORD_SCHEMA_VERSION
+from simcell.vocabulary import RECORD_SCHEMA_VERSION
 from simcell.runner.resolved import differences, resolved_config, resolved_hash, user_policy_source
 from simcell.runner.store import RESOLVED_FILE, RUN_FILE, RunDir, RunDirError
 from simcell.runner.warm import loops_of
@@ -80,16 +81,15 @@ def default_out(config: Path) -> Path:
 
 
 def _machine() -> dict:
-    import numba
-    import numpy
+    from importlib.metadata import version
 
     return {
         "host": platform.node(),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
-        "numba": numba.__version__,
-        "numpy": numpy.__version__,
+        "numba": version("numba"),
+        "numpy": version("numpy"),
     }
 
 
@@ -160,6 +160,8 @@ class Runner:
             "config": str(self.config),
             "data_files": [list(x) for x in self.rc.data_files],
             "overrides": list(self.rc.overrides),
+            # the card set against the shipped one of this simcell, for the report's header
+            "card_differences": card_difference_rows(self.rc.game, load_default_game()),
             "seed": self.rc.seed,
             "duplicate": self.rc.duplicate,
             "segments": [

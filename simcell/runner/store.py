@@ -16,9 +16,7 @@ finished chunk always has its records. On resume, files of unfinished chunks are
 
 from __future__ import annotations
 
-import errno
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -27,9 +25,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simcell import files
 from simcell.config.model import GameDefinition
 from simcell.runner.plan import Chunk, Segment
-from simcell.runner.records import KERNEL_AGGREGATES, RUNNER_AGGREGATES, SEAT_MEASURES, axis_labels
+from simcell.runner.records import axis_labels
+from simcell.vocabulary import KERNEL_AGGREGATES, RUNNER_AGGREGATES, SEAT_MEASURES
 from simcell.runner.work import PARQUET_COMPRESSION, ChunkResult
 
 RUN_FILE = "run.json"
@@ -38,33 +38,13 @@ TABLES = ("players", "games")
 MARKER = ".simcell-run"  # names a directory as a simcell run directory
 
 
-class RunDirError(Exception):
+class RunDirError(files.WriteError):
     """A run directory that cannot be used as asked (exists, unwritable, full, mismatched)."""
 
 
-def _disk_error(path: Path, exc: OSError) -> RunDirError:
-    if exc.errno == errno.ENOSPC:
-        return RunDirError(f"disk full writing {path}; finished chunks are kept: free space and "
-                           "continue with --resume")
-    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return RunDirError(f"cannot write {path}: {exc.strerror}")
-    if exc.errno in (errno.ENOTDIR, errno.EEXIST):
-        return RunDirError(f"cannot write {path}: a part of the path is a file, not a directory")
-    return RunDirError(f"writing {path} failed: {exc}")
-
-
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file and a rename: readers see the old file or
-    the whole new one, never part of it."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise _disk_error(path, exc) from exc
+    """files.write_atomic, failing with a RunDirError."""
+    files.write_atomic(path, data, RunDirError)
 
 
 def write_json(path: Path, obj) -> None:
@@ -105,7 +85,7 @@ class RunDir:
             probe = root / MARKER
             probe.write_text("simcell run directory\n")
         except OSError as exc:
-            raise _disk_error(root, exc) from exc
+            raise files.write_error(root, exc, RunDirError) from exc
         return cls(root)
 
     @classmethod

@@ -49,7 +49,7 @@ def loops_of(seatings: Iterable) -> set[int]:
 
 
 def _entry(loop: int):
-    from simcell.kernel.game import PLAY_CHUNK
+    from simcell.play.game import PLAY_CHUNK
 
     return PLAY_CHUNK[loop]
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simcell.kernel.enums import COMPLETED_TYPES
+from simcell.vocabulary import COMPLETED_TYPES
 from simcell.reports import cards as cs
 from simcell.reports.data import RunData, SegmentInfo
 from simcell.reports.estimates import ci_of

@@ -3,35 +3,17 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pandas as pd
 
-from simcell.config.load import load_default_game
 from simcell.reports.data import RunData
 from simcell.reports.render import Section, Table
 
-CARD_FIELDS = ("type", "atp", "protein", "carb", "lipid", "golgi", "hp", "bonus_per_match", "gain")
-
-
-def card_differences(run: RunData) -> pd.DataFrame:
-    """Card values of the run that differ from the shipped set (by card name)."""
-    shipped = {c.name: dataclasses.asdict(c) for c in load_default_game().cards}
-    rows = []
-    for c in run.game["cards"]:
-        ref = shipped.get(c["name"])
-        if ref is None:
-            rows.append({"card": c["name"], "field": "(card)", "shipped": "-", "run": "not in the shipped set"})
-            continue
-        for f in CARD_FIELDS:
-            a, b = ref.get(f), c.get(f)
-            if isinstance(a, tuple):
-                a = list(a)
-            if a != b:
-                rows.append({"card": c["name"], "field": f, "shipped": str(a), "run": str(b)})
-    names = {c["name"] for c in run.game["cards"]}
-    rows += [{"card": n, "field": "(card)", "shipped": "in the shipped set", "run": "absent"}
-             for n in sorted(set(shipped) - names)]
+def card_differences(run: RunData) -> pd.DataFrame | None:
+    """Card values of the run that differ from the set shipped with the simcell that ran it, as
+    the run directory records them (None for a run directory made before simcell recorded it)."""
+    rows = run.meta.get("card_differences")
+    if rows is None:
+        return None
     return pd.DataFrame(rows, columns=["card", "field", "shipped", "run"])
 
 
@@ -59,7 +41,9 @@ def build(run: RunData) -> Section:
         "findings on them are findings about the reconstruction.",
     ]
     diffs = card_differences(run)
-    if len(diffs):
+    if diffs is None:
+        sec.text.append("Card values against the shipped set: not recorded in this run directory.")
+    elif len(diffs):
         sec.tables.append(Table("card_differences", "Card values that differ from the shipped set", diffs))
     else:
         sec.text.append("Card values: as shipped.")

@@ -7,14 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simcell.kernel.enums import RESOURCES
+from simcell.vocabulary import RESOURCES
 from simcell.reports.data import ReportError, RunData, SegmentInfo
 from simcell.reports.estimates import Blocks, ci_of, est_columns, fmt
 from simcell.reports.intervals import bootstrap_quantile, jackknife, jackknife_ratio, wilson
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import figure
 
-PHYSICAL = {"mrna": 18, "protein": 18, "carb": 15, "lipid": 15, "atp": 30}  # RULES.md §1 components
 
 
 class _BlockHistogram:
@@ -163,12 +162,13 @@ def build(run: RunData) -> Section:
                               **est_columns("leader_win_share", e)})
         event_rows += _events(seg, sums)
         flow_rows += _flows(run, seg)
-        for res in RESOURCES:
+        supply = run.game["board"]["supply"]  # the run's component counts (RULES.md §1)
+        for k, res in enumerate(RESOURCES):
             peak = np.concatenate(sums.peaks[res])
-            over = wilson(int((peak > PHYSICAL[res]).sum()), len(peak))
+            over = wilson(int((peak > supply[k]).sum()), len(peak))
             pm = jackknife_ratio(sums.peak_sums[res], n_block)
             comp_rows.append({"players": p, "field": seg.field_name, "resource": res,
-                              "components": PHYSICAL[res], **est_columns("peak_mean", pm),
+                              "components": supply[k], **est_columns("peak_mean", pm),
                               "peak_p99": float(np.quantile(peak, 0.99)), "peak_max": int(peak.max()),
                               **est_columns("games_short", over)})
     sec.tables.append(Table("game_shape", "Winning HP, margin, ties, losses", pd.DataFrame(summary),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simcell.kernel.enums import HP_SOURCES
+from simcell.vocabulary import HP_SOURCES
 from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
 from simcell.reports.estimates import Blocks, BlockSums, ci_of, est_columns, fmt
 from simcell.reports.intervals import jackknife, jackknife_ratio

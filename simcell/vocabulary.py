@@ -56,7 +56,7 @@ MAX_CARDS = 64  # cards are bits of 64-bit masks in the records
 # knowing whether to keep it, and the softmax works out weights in whole vectors of 8
 LEGAL_SLACK = 8
 # the turn loop keeps a decision's legal actions and their heuristic values in two stack vectors
-# of this many int64 and float64 (512 KiB each; kernel/turns.py): a game whose max_legal
+# of this many int64 and float64 (512 KiB each; play/turns.py): a game whose max_legal
 # (config/arrays.py) is larger is refused at the config (config/checks.py). The default
 # board's is 720 at the default max_batch and 57,882 at the largest (MAX_BATCH_CODE)
 MAX_VALUED = 65536
@@ -409,3 +409,34 @@ def game_record_dtype(n_events: int, n_goals_max: int, max_rounds: int) -> list[
         ("detox_removed", "u8"),  # bit set of Detoxification cards removed at 2 players
         ("visible_mask", "u8"),  # cards visible in the game (RULES.md §11): dealt or ever in the Card Area
     ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Block aggregates of a run directory (blocks/*.parquet), each summed over the games of a block
+# ---------------------------------------------------------------------------------------------
+RECORD_SCHEMA_VERSION = 1
+WIN_SHARE_SCALE = 60  # win shares are 1/k for k <= 5 tied players: x60 is an exact integer
+
+# the names of each aggregate's axes after the block axis (long tables on disk)
+KERNEL_AGGREGATES = {
+    "offered": ("card", "slot", "price"),
+    "bought": ("card", "slot", "price"),
+    "discarded": ("card",),
+    "acquired": ("card", "round"),
+    "completed": ("card", "round"),
+    "occupancy": ("spot", "round", "pick"),
+}
+SEAT_MEASURES = (
+    "games",
+    "win_share_x60",  # win share x WIN_SHARE_SCALE
+    "wins_outright",
+    "final_hp",
+    "final_hp_sq",
+    "above_table_xp",  # players x final_hp - the table's total HP
+    "above_table_xp_sq",
+    "cards_completed",
+) + tuple(f"hp_{s}" for s in HP_SOURCES)
+RUNNER_AGGREGATES = {
+    "seat": ("policy", "seat", "measure"),
+    "flows": ("policy", "seat", "flow", "resource"),
+}

@@ -2,7 +2,7 @@
 `candidates`; for each of `playouts` determinizations of the hidden information
 (determinize.py: a deal consistent with the seat's observation), every candidate is applied and
 the game played to its end by greedy players (temperature `playout_temperature`) in the turn
-loop of kernel/turns.py; the candidate with the best mean outcome (win share, plus a little of
+loop of play/turns.py; the candidate with the best mean outcome (win share, plus a little of
 the HP margin over the table to separate losses) is taken. All candidates of one playout share
 its determinization and seed (common random numbers). Slow by design: it exists to check that
 findings hold under stronger play."""
@@ -15,9 +15,9 @@ from simcell.kernel.chance import GOLDEN, splitmix64
 from simcell.kernel.jit import kernel_jit, kernel_jit_literal
 from simcell.kernel.scoring import final_scores
 from simcell.kernel.state import MAX_CANDIDATES
-from simcell.kernel.turns import decision_step, play_on
+from simcell.play.turns import decision_step, play_on
 from simcell.policies.determinize import copy_game, determinize
-from simcell.policies.dispatch import decision_key
+from simcell.play.dispatch import decision_key
 from simcell.policies.evaluate import V_TEMPERATURE
 from simcell.policies.registry import KERNEL_GREEDY, ROLLOUT_INDEX
 

@@ -4,7 +4,7 @@ inlined where it is used: into the game loop (game.py) of a field of `random` in
 (without the policy dispatch) or of any other field without a search policy, and into
 `play_on`, which the game loop of a field with a search policy calls (it stops before a
 search-policy decision and the game loop hands it to the search) and the search's playouts
-(policies/rollout.py) run with non-search policies only."""
+(play/rollout.py) run with non-search policies only."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ import numpy as np
 from simcell.kernel.actions import apply_phase_one
 from simcell.kernel.scratch import stack_array
 from simcell.kernel.codes import code_p1
-from simcell.kernel.enums import MAX_VALUED
+from simcell.vocabulary import MAX_VALUED
 from simcell.kernel.jit import kernel_jit, kernel_jit_inline, kernel_jit_literal
 from simcell.kernel.legal import phase_one_listing
 from simcell.kernel.setup import apply_combo, apply_return, setup_listing
 from simcell.kernel.state import G_PHASE, G_POLICY_ERROR, G_TO_MOVE, PH_COMBO, PH_OVER, PH_RETURN
 from simcell.kernel.stock import trace_decision
-from simcell.policies.dispatch import choose_action, decision_key, is_heuristic
+from simcell.play.dispatch import choose_action, decision_key, is_heuristic
 from simcell.policies.heuristic import list_and_value
 from simcell.policies.random_policy import choose_random
 from simcell.policies.registry import KERNEL_PLANNER, KERNEL_ROLLOUT
@@ -64,7 +64,7 @@ def legal_step(st, gt):
 
 @kernel_jit
 def decision_step(st, gt, code):
-    """apply_decision as a real call, for the search (game.py, policies/rollout.py), as
+    """apply_decision as a real call, for the search (game.py, play/rollout.py), as
     legal_step."""
     apply_decision(st, gt, code)
 

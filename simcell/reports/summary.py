@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from simcell.kernel.enums import HP_SOURCES
 from simcell.reports.intervals import jackknife_ratio
-from simcell.runner.records import WIN_SHARE_SCALE
+from simcell.vocabulary import HP_SOURCES, WIN_SHARE_SCALE
 
 
 def _pm(est, scale: float = 1.0, digits: int = 1) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcell.kernel.enums import ORG_GOLGI, TRACE_END
+from simcell.vocabulary import ORG_GOLGI, TRACE_END
 from simcell.kernel.jit import kernel_entry, kernel_jit, kernel_jit_literal
 from simcell.kernel.ref import as_ref
 from simcell.kernel.scoring import final_scores
@@ -23,7 +23,7 @@ from simcell.kernel.state import (
     G_VISIBLE,
 )
 from simcell.kernel.stock import trace_decision, trace_word
-from simcell.kernel.turns import (
+from simcell.play.turns import (
     ON_OVER,
     ON_SEARCH,
     decision_step,
@@ -33,7 +33,7 @@ from simcell.kernel.turns import (
     turn_loop,
 )
 from simcell.policies.registry import LOOP_POLICIES, LOOP_RANDOM, LOOP_SEARCH
-from simcell.policies.rollout import choose_rollout
+from simcell.play.rollout import choose_rollout
 
 
 @kernel_jit_literal
