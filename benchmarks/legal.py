@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 import time
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -29,7 +31,10 @@ from simcell.config.load import load_default_game
 from simcell.kernel.legal import phase_one_legal
 from simcell.kernel.state import G_PHASE, PH_OVER, PH_PLACE
 from simcell.runner.fields import homogeneous
-from simcell.runner.games import game_in_progress, next_decision, tables_for
+from simcell.runner.games import tables_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository: tests.support
+from tests.support.stepping import game_in_progress, next_decision  # noqa: E402
 
 # the State arrays phase_one_legal reads (a variant that reads others must add them here)
 LEGAL_INPUTS = ("g", "grey_round", "own_left", "spot_occ", "stock", "hand", "slot_card", "supply",

@@ -1,6 +1,6 @@
 """Shortcuts the heuristic evaluator takes, and the facts they stand on: the legality generator
 values each action where it lists it (kernel/legal.py phase_one_listing), and those values are
-exactly the evaluator's value of each listed code, decoded (policies/heuristic.evaluate_legal);
+exactly the evaluator's value of each listed code, decoded (tests/support/reference.evaluate_legal);
 a grey copy is valued as its own-flask twin plus grey_first, and every grey placement has its
 twin n_grey places before it or none does; placements_for is the division it replaces
 (policies/evaluate.py); the card route tables (GameTables.card_plan, card_match) that spare the
@@ -48,11 +48,12 @@ from simcell.policies.evaluate import (
     placements_for,
     placements_to_complete,
 )
-from simcell.policies.heuristic import evaluate_legal
 from simcell.policies.registry import KERNEL_PLANNER
 from simcell.policies.view import make_view
 from simcell.runner.fields import homogeneous
-from simcell.runner.games import copy_state, game_in_progress, next_decision, play_traced
+from simcell.runner.games import play_traced
+from tests.support.reference import evaluate_legal
+from tests.support.stepping import copy_state, game_in_progress, next_decision
 
 
 @kernel_jit
@@ -238,7 +239,7 @@ def test_values_listed_with_the_actions_are_the_evaluators() -> None:
     must agree on every kind of action, grey copies and grey flasks without own flasks
     included); every kind of action occurs, so each listing site is checked, and collect
     spots both where the seat has a yield bonus or the location an unclaimed location_bonus
-    (valued one by one) and where neither (valued all at once, evaluate.fixed_values): the
+    (valued one by one) and where neither (valued all at once, values.fixed_values): the
     epigenetic variant gives yield bonuses. The turn loop
     lists and values a decision's actions before it stops for it (game_in_progress,
     next_decision), so they are in the State's legal list and policy values there."""

@@ -72,7 +72,7 @@ from tests.test_jit import _scaled, _twice_scaled
 from simcell.config.load import load_default_game
 from simcell.kernel.legal import free_spot
 from simcell.kernel.ref import Ref
-from simcell.runner.games import _state, tables_for
+from simcell.runner.games import game_state, tables_for
 
 _twice_scaled(np.int64(5))
 callee = _scaled.overloads[_scaled.signatures[0]]
@@ -84,7 +84,7 @@ print("wrapper", callee.fndesc.llvm_cpython_wrapper_name in callee.library.get_l
 print("call_left", callee.fndesc.mangled_name in body)
 
 gt = tables_for(load_default_game(), 3)
-st = _state(gt)
+st = game_state(gt)
 st.spot_occ[:] = -1
 assert free_spot(st, gt, 0) == gt.loc_first_spot[0]
 sig = free_spot.signatures[0]

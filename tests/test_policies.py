@@ -190,7 +190,7 @@ def test_hidden_information_never_changes_an_action(policy: str, games: int, pla
     never changes the built-in policy's action (and the test can fail: a policy that reads a
     rival's hand, the deck or the removed Detoxification cards would be caught; see
     test_the_probe_sees_hidden_changes)."""
-    from simcell.runner.games import copy_state, game_in_progress, next_decision
+    from tests.support.stepping import copy_state, game_in_progress, next_decision
 
     rng = np.random.default_rng(7)
     s = homogeneous(policy, players, **({"playouts": 2.0, "candidates": 3.0} if policy == "rollout" else {}))
@@ -211,7 +211,7 @@ def test_hidden_information_never_changes_an_action(policy: str, games: int, pla
 
 def test_the_probe_sees_hidden_changes() -> None:
     """The permutation really changes hidden state: after it, the games diverge later on."""
-    from simcell.runner.games import copy_state, game_in_progress, next_decision
+    from tests.support.stepping import copy_state, game_in_progress, next_decision
 
     rng = np.random.default_rng(3)
     s = homogeneous("greedy", 4)

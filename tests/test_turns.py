@@ -14,7 +14,8 @@ from simcell.kernel.state import G_PHASE, PH_OVER
 from simcell.policies.registry import LOOP_POLICIES, LOOP_RANDOM, LOOP_SEARCH, game_loop
 from simcell.policies.user import no_user_policy
 from simcell.runner.fields import homogeneous
-from simcell.runner.games import _scratch, copy_state, game_in_progress
+from simcell.runner.games import scratch_states
+from tests.support.stepping import copy_state, game_in_progress
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -29,7 +30,7 @@ def test_random_field_plays_alike_in_every_game_loop(players: int, decisions: in
         played = {}
         for loop in (LOOP_RANDOM, LOOP_POLICIES, LOOP_SEARCH):
             copy = copy_state(st)
-            PLAY_GAME[loop](copy, gt, 0, 0, no_user_policy(), True, 0, True, -1, *_scratch(gt))
+            PLAY_GAME[loop](copy, gt, 0, 0, no_user_policy(), True, 0, True, -1, *scratch_states(gt))
             assert copy.g[G_PHASE] == PH_OVER
             played[loop] = copy
         for loop in (LOOP_POLICIES, LOOP_SEARCH):

@@ -34,11 +34,13 @@ from simcell.vocabulary import (
     SOURCE_RADIX,
     SRC_GOAL_MARKER,
 )
-from simcell.kernel.legal import card_price, completion_atp, free_budding, free_spot
+from simcell.kernel.costs import completion_atp, slot_price
+from simcell.kernel.legal import free_budding, free_spot
 from simcell.kernel.rounds import advance_turn
 from simcell.kernel.setup import resolve_additional_resource
 from simcell.kernel.state import (
     G_BLOCK,
+    G_DISCOUNT,
     G_GREY_LEFT,
     G_MARKER,
     G_PICKS,
@@ -134,7 +136,7 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
         gain(st, gt, seat, PROTEIN, p1, gt.fr_spot + loc)
         gain(st, gt, seat, PROTEIN, st.yield_bonus[seat, loc], gt.fr_yield_bonus)
     elif action == LA_CARD_AREA:
-        price = card_price(st, gt, p1)
+        price = slot_price(gt, p1, st.g[G_DISCOUNT])
         spend(st, seat, ATP, price, gt.fr_card_price)
         card = st.slot_card[p1]
         st.agg_bought[b, card, p1, price] += 1
@@ -147,7 +149,7 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
             additional = card
     elif action == LA_ENZYME:
         row = gt.fr_completion + gt.card_type[p1]
-        spend(st, seat, ATP, completion_atp(st, gt, seat, p1), row)
+        spend(st, seat, ATP, completion_atp(gt, st.discount, seat, p1), row)
         spend(st, seat, PROTEIN, gt.card_protein[p1], row)
         spend(st, seat, CARB, gt.card_carb[p1], row)
         complete_card(st, gt, seat, p1)
@@ -187,13 +189,13 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
         clear_vesicle(st, src_org, src_idx)
     elif action == LA_EXOCYTOSIS:
         card = p2
-        spend(st, seat, ATP, completion_atp(st, gt, seat, card), gt.fr_completion + gt.card_type[card])
+        spend(st, seat, ATP, completion_atp(gt, st.discount, seat, card), gt.fr_completion + gt.card_type[card])
         vesicle_cargo_to_supply(st, gt, ORG_GOLGI, p1, gt.fr_cargo_returned)
         clear_vesicle(st, ORG_GOLGI, p1)
         st.disks_free[seat] += 1
         complete_card(st, gt, seat, card)
     elif action == LA_DETOX:
-        spend(st, seat, ATP, completion_atp(st, gt, seat, p1), gt.fr_completion + gt.card_type[p1])
+        spend(st, seat, ATP, completion_atp(gt, st.discount, seat, p1), gt.fr_completion + gt.card_type[p1])
         complete_card(st, gt, seat, p1)
     elif action == LA_LAUREATES:
         st.laureates[seat] += 1

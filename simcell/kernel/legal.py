@@ -6,7 +6,7 @@ planner and random about 3% faster side by side, every game the same).
 
 `phase_one_listing` can also value each action where it lists it, for the heuristic policies:
 with `valued`, vals[i] (the turn loop's values vector) is the evaluator's value of legal[i]
-(policies/evaluate.py; `ev` is its per-decision context). Each listing site knows its
+(policies/values.py, the one door between the rules and the bots; `ev` is the decision's EvalContext). Each listing site knows its
 placement's kind, so it calls that kind's value function alone, where valuing the finished list
 decoded and dispatched every code again (greedy about 6% faster, every game the same). The
 rules do not depend on it: without `valued` nothing is valued and `ev` is not read. The rules
@@ -21,6 +21,7 @@ import numpy as np
 from simcell.kernel.jit import kernel_jit_inline
 
 from simcell.kernel.bits import lowest_bit
+from simcell.kernel.costs import completion_atp, slot_price
 from simcell.kernel.codes import code_exhaust, code_pass, code_place
 from simcell.vocabulary import (
     ATP,
@@ -53,13 +54,14 @@ from simcell.vocabulary import (
     STEROID_RECEPTOR,
 )
 from simcell.kernel.stock import golgi_resource
-from simcell.policies.evaluate import (
-    V_GREY,
+from simcell.policies.values import (
     card_area_value,
     collect_value,
     completion_value,
     er_value,
+    fixed_value,
     golgi_value,
+    grey_first,
     laureates_value,
     translate_value,
 )
@@ -88,20 +90,6 @@ def free_budding(st, gt, org):
 
 
 @kernel_jit_inline
-def completion_atp(st, gt, seat, card):
-    """A card's completion ATP after the seat's epigenetic cost_discount (minimum 0)."""
-    a = gt.card_atp[card] - st.discount[seat, gt.card_type[card]]
-    return a if a > 0 else 0
-
-
-@kernel_jit_inline
-def card_price(st, gt, slot):
-    """A Card Area slot's price after the round's card_discount (minimum 0)."""
-    a = gt.slot_prices[slot] - st.g[G_DISCOUNT]
-    return a if a > 0 else 0
-
-
-@kernel_jit_inline
 def vesicle_fits(st, gt, seat, gidx, card):
     """Can the seat's vesicle at Golgi index gidx complete `card` (type, origin, load, Golgi
     resource, ATP)? The Golgi resource never counts toward the ER-load requirement."""
@@ -117,7 +105,7 @@ def vesicle_fits(st, gt, seat, gidx, card):
         return False
     if st.ves_golgi[ORG_GOLGI, gidx] != gt.card_golgi[card]:
         return False
-    return completion_atp(st, gt, seat, card) <= st.stock[seat, ATP]
+    return completion_atp(gt, st.discount, seat, card) <= st.stock[seat, ATP]
 
 
 @kernel_jit_inline
@@ -161,7 +149,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
         first = gt.loc_first_spot[loc]
         if action == LA_COLLECT:
             # without a yield bonus or a location bonus here, the spots' values are the ones
-            # worked out with the exhausts' for every collect spot at once (evaluate.fixed_values)
+            # worked out with the exhausts' for every collect spot at once (values.fixed_values)
             plain = valued and st.yield_bonus[seat, loc] == 0 and st.bonus_res[loc] < 0
             k0 = gt.loc_first_collect[loc]
             for j in range(gt.loc_n_spots[loc]):
@@ -176,7 +164,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
                 # both (nothing reads past the count)
                 if valued and ev is not None:
                     if plain:
-                        vals[n] = ev[8][k0 + j]
+                        vals[n] = fixed_value(ev, k0 + j)
                     else:
                         vals[n] = collect_value(ev, gt, loc, j)
                 n = _add_if(legal, n, code_place(FLASK_OWN, loc, j, 0, 0), ok)
@@ -184,7 +172,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
         if action == LA_CARD_AREA:
             for slot in range(gt.loc_n_spots[loc]):
                 ok = (st.spot_occ[first + slot] < 0) & (st.slot_card[slot] >= 0)
-                ok &= card_price(st, gt, slot) <= stock[seat, ATP]
+                ok &= slot_price(gt, slot, st.g[G_DISCOUNT]) <= stock[seat, ATP]
                 # valued whether listed or not, as the collect spots are (the branch on `ok`
                 # was mispredicted as often): prepare_cards fills the card workspace for every
                 # Card Area card, and an empty slot is valued as card 0's (never read)
@@ -211,7 +199,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
             while cards != 0:
                 c = lowest_bit(cards)
                 cards &= cards - np.int64(1)
-                ok = completion_atp(st, gt, seat, c) <= stock[seat, ATP]
+                ok = completion_atp(gt, st.discount, seat, c) <= stock[seat, ATP]
                 if enzyme:
                     ok = (ok and gt.card_protein[c] <= stock[seat, PROTEIN]
                           and gt.card_carb[c] <= stock[seat, CARB])
@@ -305,20 +293,20 @@ def phase_one_legal(st, gt):
 @kernel_jit_inline
 def phase_one_listing(st, gt, ev, valued, vals, legal):
     """phase_one_legal into `legal`, and with `valued` each action's value in vals (ev: the
-    evaluator's context, evaluate.py; a pass is worth 0)."""
+    decision's EvalContext, policies/values.py; a pass is worth 0)."""
     seat = st.g[G_TO_MOVE]
     n = 0
     grey = grey_available(st, gt, seat)
-    grey_first = 0.0
+    grey_bonus = 0.0
     if valued and ev is not None:
-        grey_first = ev[1][V_GREY]
+        grey_bonus = grey_first(ev)
     own = st.own_left[seat] > 0
     if own:
         if valued and ev is not None:
-            # exhaust_value's, worked out with the collect spots' (evaluate.fixed_values)
-            vals[0] = ev[8][gt.exhaust_row]
-            vals[1] = ev[8][gt.exhaust_row + 1]
-            vals[2] = ev[8][gt.exhaust_row + 2]
+            # exhaust_value's, worked out with the collect spots' (values.fixed_values)
+            vals[0] = fixed_value(ev, gt.exhaust_row)
+            vals[1] = fixed_value(ev, gt.exhaust_row + 1)
+            vals[2] = fixed_value(ev, gt.exhaust_row + 2)
         n = _add(legal, n, code_exhaust(MRNA))
         n = _add(legal, n, code_exhaust(LIPID))
         n = _add(legal, n, code_exhaust(ATP))
@@ -342,11 +330,11 @@ def phase_one_listing(st, gt, ev, valued, vals, legal):
         if valued and ev is not None:
             shift = end - start
             for i in range(end, n):  # no call and no carried value: vectorised
-                vals[i] = vals[i - shift] + grey_first
+                vals[i] = vals[i - shift] + grey_bonus
     elif not own:
         for i in range(start, n):
             legal[i] |= GREY_BIT
         if valued and ev is not None:
             for i in range(start, n):
-                vals[i] += grey_first
+                vals[i] += grey_bonus
     return n

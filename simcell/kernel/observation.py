@@ -26,7 +26,7 @@ import numpy as np
 
 from simcell.kernel.bits import popcount
 from simcell.kernel.jit import kernel_jit
-from simcell.kernel.legal import card_price
+from simcell.kernel.costs import slot_price
 from simcell.kernel.state import (
     G_DECK_N,
     G_DISCARD_N,
@@ -86,7 +86,7 @@ def observe(st, gt, seat, out):
             i += 1
     for slot in range(gt.n_slots):
         out[i] = st.slot_card[slot]
-        out[i + gt.n_slots] = card_price(st, gt, slot)
+        out[i + gt.n_slots] = slot_price(gt, slot, st.g[G_DISCOUNT])
         i += 1
     i += gt.n_slots
     discard = np.int64(0)

@@ -20,7 +20,7 @@ from simcell.vocabulary import (
     EV_LOCATION_BONUS,
     MACROMOLECULES,
 )
-from simcell.kernel.legal import card_price
+from simcell.kernel.costs import slot_price
 from simcell.kernel.scoring import completed_in, end_game
 from simcell.kernel.state import (
     G_DEAL,
@@ -65,7 +65,7 @@ def start_round(st, gt):
     for slot in range(gt.n_slots):
         c = st.slot_card[slot]
         if c >= 0:
-            st.agg_offered[b, c, slot, card_price(st, gt, slot)] += 1
+            st.agg_offered[b, c, slot, slot_price(gt, slot, st.g[G_DISCOUNT])] += 1
 
 
 @kernel_jit_inline

@@ -1,5 +1,6 @@
 """The heuristic evaluator shared by `greedy` and `planner`: the worth of cards, goals and
-resources to one seat, and the one-step value of every legal action, all read from a View.
+resources to one seat, read from a View, and the per-decision card workspace. The value of each
+kind of action, which adds these up, is in values.py.
 
 Values are in Health Points. An action's value is the change it makes to the seat's position:
 resources at their base worth plus, for units a card of interest still needs, the `need` worth;
@@ -16,15 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from simcell.kernel.bits import lowest_bit
-from simcell.kernel.codes import code_flask, code_kind, code_p1, code_p2, code_p3, code_target
+from simcell.kernel.costs import completion_atp
 from simcell.vocabulary import (
-    ACT_COMBO,
-    ACT_EXHAUST,
-    ACT_PASS,
-    ACT_RETURN,
     ADDITIONAL_RESOURCE,
     ATP,
-    CARB,
     CP_A_EXTRA,
     CP_A_N,
     CP_A_RES,
@@ -35,30 +31,12 @@ from simcell.vocabulary import (
     CP_PARTNER,
     CP_PARTNER_BONUS,
     CP_VESICLE,
-    FLASK_GREY,
     GC_MOST_COMPLETED,
     GC_PER_COMPLETED,
     GC_PER_DISTINCT_TYPES,
     GC_PER_LEFTOVER,
-    GOLGI_CARB,
-    LA_CARD_AREA,
-    LA_COLLECT,
-    LA_DETOX,
-    LA_ENZYME,
-    LA_EXOCYTOSIS,
-    LA_GOLGI,
-    LA_LAUREATES,
-    LA_PROTEIN_SYNTHESIS,
-    LA_STEROID_SYNTHESIS,
-    LA_TRANSLATE,
-    LIPID,
-    MRNA,
     N_RESOURCES,
     ORG_GOLGI,
-    ORG_ROUGH,
-    ORG_SMOOTH,
-    PROTEIN,
-    SOURCE_RADIX,
 )
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.policies.registry import HP_INDEX
@@ -97,13 +75,6 @@ PLACEMENTS_FOR = np.array([[x / PER_PLACEMENT[r] for x in range(PLACEMENTS_TABLE
 
 
 # -- what things are worth ----------------------------------------------------------------------
-@kernel_jit_inline
-def completion_atp(v, gt, card):
-    """Completion ATP of a completable card after the seat's cost_discount (minimum 0)."""
-    a = gt.card_atp[card] - v.cost_discount[v.seat, gt.card_type[card]]
-    return a if a > 0 else 0
-
-
 # goal_bonus[t]: end bonus HP one more completed card of type t earns from the goals the seat has
 # marked (per_completed); goal_bonus[GOAL_NEW_TYPE]: the extra if it is the seat's first of its
 # type (per_distinct_types). Filled once per decision by goal_bonuses.
@@ -237,7 +208,7 @@ def add_card_need(v, gt, ws, card, weight, need):
     from the card workspace (0 for a card without a vesicle, prepare_cards)."""
     if gt.card_type[card] == ADDITIONAL_RESOURCE:
         return
-    need[ATP] += weight * completion_atp(v, gt, card)
+    need[ATP] += weight * completion_atp(gt, v.cost_discount, v.seat, card)
     # the card's two slots (vocabulary.CP_*), with no branch on its type: a slot a card does not
     # have, or has already served (its vesicle's stage), adds weight * 0, exactly nothing
     stage = ws[WS_STAGE, card]
@@ -268,7 +239,7 @@ def placements_to_complete(v, gt, card, in_hand, stage):
     miss = 0.0
     # with no branch on the card's type (vocabulary.CP_*): what is not short adds
     # placements_for(r, 0) = 0.0, exactly nothing, in the order ATP, slot A, slot B
-    atp = completion_atp(v, gt, card) - v.stock[s, ATP]
+    atp = completion_atp(gt, v.cost_discount, v.seat, card) - v.stock[s, ATP]
     miss += placements_for(ATP, max(atp, 0))
     a_res = plan[card, CP_A_RES]
     a = plan[card, CP_A_N] * np.int64(stage < 2) - v.stock[s, a_res]
@@ -383,231 +354,7 @@ def free_budding_count(v, gt, org):
     return free
 
 
-# -- the value of one action -------------------------------------------------------------------
-# A decision's evaluator context `ev` (heuristic.evaluator_context): the View, the parameter
-# row, the card workspace, the per-unit worths and gaps (tuples of five), focus * need, the
-# cards of interest, the contest bonus, and a scratch row for fixed_values (filled by the turn
-# loop's listing, heuristic.list_and_value, before it lists). The placement values below take
-# it with the placement's fields, so the legality generator can value each placement where it
-# lists it (kernel/legal.py, `valued`), each site reading only its own kind's code, and
-# action_value reads them for a listed code.
-@kernel_jit_inline
-def settle(ev, value, d):
-    """value plus the worth of the five stock changes d, every resource, changed or not (an
-    unchanged one adds exactly 0.0), in resource order. Changes to personal stock are gathered
-    in d (a tuple of five, so in registers: as an array, each store made the compiler reload the
-    parameters, which it cannot tell apart from it) and valued once here; resources that turn
-    into a completion or into vesicle cargo count at their base worth only."""
-    worth = ev[3]
-    gap = ev[4]
-    focus_need = ev[5]
-    value += resource_delta(worth[0], gap[0], focus_need, d[0])
-    value += resource_delta(worth[1], gap[1], focus_need, d[1])
-    value += resource_delta(worth[2], gap[2], focus_need, d[2])
-    value += resource_delta(worth[3], gap[3], focus_need, d[3])
-    value += resource_delta(worth[4], gap[4], focus_need, d[4])
-    return value
-
-
-@kernel_jit_inline
-def location_bonus(v, loc):
-    """The stock changes of claiming a location's unclaimed location_bonus (none: all 0)."""
-    d = (0.0, 0.0, 0.0, 0.0, 0.0)
-    if v.bonus_res[loc] >= 0:
-        d = plus(d, v.bonus_res[loc], np.float64(v.bonus_n[loc]))
-    return d
-
-
-@kernel_jit_inline
-def collect_value(ev, gt, loc, j):
-    """Collecting at spot j of a Collect location."""
-    v = ev[0]
-    spot = gt.loc_first_spot[loc] + j
-    bonus = v.yield_bonus[v.seat, loc]
-    d = location_bonus(v, loc)
-    # integer sums, exact in float: a select, not a branch per resource
-    d = (d[0] + spot_net(gt, spot, 0, bonus), d[1] + spot_net(gt, spot, 1, bonus),
-         d[2] + spot_net(gt, spot, 2, bonus), d[3] + spot_net(gt, spot, 3, bonus),
-         d[4] + spot_net(gt, spot, 4, bonus))
-    return settle(ev, 0.0, d)
-
-
-@kernel_jit_inline
-def fixed_values(ev, gt, out):
-    """out[row] = the value of each action whose stock changes the board fixes
-    (GameTables.fixed_net): collecting at each collect spot, for a seat without a yield bonus
-    at the spot's location and a location without an unclaimed location_bonus (collect_value
-    then), and exhausting for mRNA, Lipid, ATP (exhaust_value). All at once, in whole vectors,
-    by the same operations as those functions' (the zero bonuses add exactly nothing), so the
-    same values to the bit; the padding's are never read."""
-    exhausted = 0.0 - ev[1][V_EXHAUST]
-    for k in range(gt.n_fixed_pad):  # no call and no branch: vectorised
-        d = (gt.fixed_net[0, k], gt.fixed_net[1, k], gt.fixed_net[2, k],
-             gt.fixed_net[3, k], gt.fixed_net[4, k])
-        out[k] = settle(ev, exhausted if k >= gt.exhaust_row else 0.0, d)
-
-
-@kernel_jit_inline
-def translate_value(ev, gt, loc, k):
-    """Translating k mRNA into Protein at the Free Ribosomes."""
-    v = ev[0]
-    d = location_bonus(v, loc)
-    d = plus(plus(d, MRNA, np.float64(-k)), PROTEIN, np.float64(k + v.yield_bonus[v.seat, loc]))
-    return settle(ev, 0.0, d)
-
-
-@kernel_jit_inline
-def card_area_value(ev, gt, loc, slot):
-    """Buying the card in a Card Area slot."""
-    v, params, ws, interest = ev[0], ev[1], ev[2], ev[6]
-    d = location_bonus(v, loc)
-    card = max(v.slot_card[slot], 0)  # an empty slot (-1, not listed) as card 0
-    price = gt.slot_prices[slot] - v.discount
-    d = plus(d, ATP, -np.float64(price if price > 0 else 0))
-    weight = 1.0 if (interest >> np.int64(card)) & 1 else 0.6
-    value = 0.0
-    value += acquire_value(v, gt, params, ws, card, weight)
-    if gt.card_type[card] == ADDITIONAL_RESOURCE:
-        d = card_gain(gt, card, 1.0, d)
-    return settle(ev, value, d)
-
-
-@kernel_jit_inline
-def completion_value(ev, gt, loc, card, action):
-    """Completing `card` at an Enzyme, Detoxification or Exocytosis location (`action`)."""
-    v, params, ws = ev[0], ev[1], ev[2]
-    d = location_bonus(v, loc)
-    value = 0.0
-    value -= params[V_RES + ATP] * completion_atp(v, gt, card)
-    if action == LA_ENZYME:
-        value -= (params[V_RES + PROTEIN] * gt.card_protein[card]
-                  + params[V_RES + CARB] * gt.card_carb[card])
-    share = 1.0 - params[V_STAGE_GOLGI] if action == LA_EXOCYTOSIS else 1.0
-    value += params[V_HP] * ws[WS_WORTH, card] * share
-    return settle(ev, value, d)
-
-
-@kernel_jit_inline
-def displacement_value(v, gt, params, contest, org, victim):
-    """Worth of taking a budding location of organelle `org`: harm done to the vesicle
-    displaced at victim - 1, or (victim 0) `contest` when it is the last free one."""
-    if victim > 0:
-        return params[V_HARM] * v.ves_load[org, victim - 1]
-    if contest > 0.0 and free_budding_count(v, gt, org) == 1:
-        return contest
-    return 0.0  # adds exactly nothing: the value it is added to is never -0.0
-
-
-@kernel_jit_inline
-def er_value(ev, gt, loc, org, k, victim):
-    """Loading a vesicle of k units at the Rough (org ORG_ROUGH) or Smooth ER, displacing the
-    vesicle at budding index victim - 1 (victim 0: a free budding location)."""
-    v, params, ws, interest, contest = ev[0], ev[1], ev[2], ev[6], ev[7]
-    d = location_bonus(v, loc)
-    res = MRNA if org == ORG_ROUGH else LIPID
-    value = 0.0
-    value -= params[V_RES + res] * k  # the spent units become the vesicle's cargo
-    value += best_er_value(v, gt, params, ws, org, k + v.yield_bonus[v.seat, loc], interest)
-    value += displacement_value(v, gt, params, contest, org, victim)
-    return settle(ev, value, d)
-
-
-@kernel_jit_inline
-def golgi_value(ev, gt, loc, src, golgi, victim):
-    """Moving the vesicle at source `src` (organelle * SOURCE_RADIX + index) to the Golgi with
-    Golgi resource `golgi`, displacing the Golgi vesicle at victim - 1 (victim 0: none)."""
-    v, params, ws, interest, contest = ev[0], ev[1], ev[2], ev[6], ev[7]
-    d = location_bonus(v, loc)
-    org = src // SOURCE_RADIX
-    value = 0.0
-    value -= params[V_RES + (CARB if golgi == GOLGI_CARB else LIPID)]
-    value += best_golgi_value(v, gt, params, ws, org, v.ves_load[org, src % SOURCE_RADIX],
-                              golgi, interest)
-    value += displacement_value(v, gt, params, contest, ORG_GOLGI, victim)
-    return settle(ev, value, d)
-
-
-@kernel_jit_inline
-def laureates_value(ev, gt, loc, choice):
-    """The Laureates: choice 0 takes the ATP, 1 + gi puts a goal marker on goal gi."""
-    v, params = ev[0], ev[1]
-    d = location_bonus(v, loc)
-    value = 0.0
-    if not gt.rotate and v.marker != v.seat:
-        value += params[V_FIRST]
-    if choice == 0:
-        d = plus(d, ATP, 1.0)
-    else:
-        value += marker_value(v, gt, params, choice - 1)
-    return settle(ev, value, d)
-
-
-@kernel_jit_inline
-def exhaust_value(ev, r):
-    """Exhausting a flask for one unit of resource r."""
-    return settle(ev, 0.0 - ev[1][V_EXHAUST], plus((0.0, 0.0, 0.0, 0.0, 0.0), r, 1.0))
-
-
-@kernel_jit_inline
-def place_value(ev, gt, code):
-    """A placement code's value, without grey_first (dispatched on its location's action)."""
-    loc = code_target(code)
-    action = gt.loc_action[loc]
-    p1 = code_p1(code)
-    if action == LA_COLLECT:
-        return collect_value(ev, gt, loc, p1)
-    if action == LA_TRANSLATE:
-        return translate_value(ev, gt, loc, p1)
-    if action == LA_CARD_AREA:
-        return card_area_value(ev, gt, loc, p1)
-    if action == LA_EXOCYTOSIS:
-        return completion_value(ev, gt, loc, code_p2(code), action)
-    if action == LA_ENZYME or action == LA_DETOX:
-        return completion_value(ev, gt, loc, p1, action)
-    if action == LA_PROTEIN_SYNTHESIS:
-        return er_value(ev, gt, loc, ORG_ROUGH, p1, code_p2(code))
-    if action == LA_STEROID_SYNTHESIS:
-        return er_value(ev, gt, loc, ORG_SMOOTH, p1, code_p2(code))
-    if action == LA_GOLGI:
-        return golgi_value(ev, gt, loc, p1, code_p2(code), code_p3(code))
-    if action == LA_LAUREATES:
-        return laureates_value(ev, gt, loc, p1)
-    return settle(ev, 0.0, location_bonus(ev[0], loc))
-
-
-@kernel_jit_inline
-def action_value(ev, gt, code):
-    """One-step value of a legal action code for the context's seat."""
-    kind = code_kind(code)
-    if kind == ACT_PASS:
-        return 0.0
-    if kind == ACT_EXHAUST:
-        return exhaust_value(ev, code_p1(code))
-    if kind == ACT_RETURN or kind == ACT_COMBO:
-        return setup_value(ev, gt, code)
-    value = place_value(ev, gt, code)
-    if code_flask(code) == FLASK_GREY:  # last: a grey placement is its own-flask twin + grey_first
-        value += ev[1][V_GREY]
-    return value
-
-
-@kernel_jit_inline
-def setup_value(ev, gt, code):
-    """A setup decision's value: returning a card (ACT_RETURN) or taking a starting combination
-    (ACT_COMBO)."""
-    v, params, ws = ev[0], ev[1], ev[2]
-    d = (0.0, 0.0, 0.0, 0.0, 0.0)
-    value = 0.0
-    p1 = code_p1(code)
-    if code_kind(code) == ACT_RETURN:
-        value -= acquire_value(v, gt, params, ws, p1, -1.0)
-        if gt.card_type[p1] == ADDITIONAL_RESOURCE:
-            d = card_gain(gt, p1, -1.0, d)
-    else:
-        d = plus(plus(d, gt.combos[p1, 0], 1.0), gt.combos[p1, 1], 1.0)
-    return settle(ev, value, d)
-
-
+# -- the card workspace of one decision --------------------------------------------------------
 @kernel_jit_inline
 def prepare_cards(v, gt, params, ws, goal_bonus):
     """Evaluate once each card the policies may read this decision: the hand and the Card Area

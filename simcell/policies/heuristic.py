@@ -1,6 +1,6 @@
 """The choice step shared by `greedy` and `planner`: evaluate each visible card once, let the
 policy name its cards of interest and what they need (evaluator_context), value every legal
-action as it is listed (kernel/legal.py phase_one_listing, with evaluate.py's value functions),
+action as it is listed (kernel/legal.py phase_one_listing, with values.py's value functions),
 then pick (best, or softmax with the policy's temperature). One listing-and-valuing site, in the
 turn loop, keeps the compiled kernel small."""
 
@@ -20,15 +20,13 @@ from simcell.policies.evaluate import (
     V_NEED,
     V_RES,
     V_TEMPERATURE,
-    action_value,
-    fixed_values,
     need_to_gap,
     prepare_cards,
-    setup_value,
 )
 from simcell.policies.greedy import greedy_interest
 from simcell.policies.planner import planner_interest
 from simcell.policies.softmax import softmax_draw
+from simcell.policies.values import EvalContext, fixed_values, setup_value
 from simcell.policies.view import fill_hand_sizes, view_of
 
 ZERO5 = (0.0, 0.0, 0.0, 0.0, 0.0)
@@ -52,7 +50,7 @@ def evaluator_context(v, gt, params, plan, ws, need, goal_bonus, fixed):
     worth = (params[V_RES], params[V_RES + 1], params[V_RES + 2], params[V_RES + 3],
              params[V_RES + 4])
     gap = (need[0], need[1], need[2], need[3], need[4])
-    return (v, params, ws, worth, gap, focus * params[V_NEED], interest, contest, fixed)
+    return EvalContext(v, params, ws, worth, gap, focus * params[V_NEED], interest, contest, fixed)
 
 
 @kernel_jit_inline
@@ -80,7 +78,7 @@ def list_and_value(st, gt, seat, heuristic, plan, vals, legal):
     if valued:
         ev = evaluator_context(v, gt, params, plan, ws, need, goal_bonus, fixed)
     else:
-        ev = (v, params, ws, ZERO5, ZERO5, 0.0, np.int64(0), 0.0, fixed)
+        ev = EvalContext(v, params, ws, ZERO5, ZERO5, 0.0, np.int64(0), 0.0, fixed)
     if not setup:
         if valued:
             fixed_values(ev, gt, fixed)
@@ -105,22 +103,3 @@ def choose_heuristic(vals, n_legal, params, key):
             best = i
             top = values[i]
     return softmax_draw(values, n_legal, best, params[V_TEMPERATURE], key)
-
-
-@kernel_jit_inline
-def evaluate_legal(v, gt, legal, n_legal, params, plan, values, need, ws, goal_bonus):
-    """values[i] = the greedy (plan False) or planner (plan True) value of legal[i], each code
-    decoded and valued by evaluate.action_value: the reference the listing's values are tested
-    against (tests/test_policies.py). Returns the index of the best (the first of equal
-    values)."""
-    ev = evaluator_context(v, gt, params, plan, ws, need, goal_bonus,
-                           stack_array(1, FIXED_ROWS, np.float64)[0])
-    best = 0
-    top = 0.0
-    for i in range(n_legal):
-        x = action_value(ev, gt, legal[i])
-        values[i] = x
-        if i == 0 or x > top:
-            best = i
-            top = x
-    return best

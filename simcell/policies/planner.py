@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcell.kernel.bits import lowest_bit
+from simcell.kernel.costs import slot_price
 from simcell.vocabulary import ADDITIONAL_RESOURCE, ATP, N_RESOURCES
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.policies.evaluate import (
@@ -51,7 +52,7 @@ def score_candidates(v, gt, ws):
         if c < 0:
             continue
         ok = (gt.card_type[c] != ADDITIONAL_RESOURCE
-              and max(gt.slot_prices[slot] - v.discount, 0) <= v.stock[v.seat, ATP])
+              and slot_price(gt, slot, v.discount) <= v.stock[v.seat, ATP])
         ws[WS_SCORE, c] = target_score(v, gt, ws, c, 1.0, left) if ok else -1.0
 
 

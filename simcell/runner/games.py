@@ -68,13 +68,15 @@ def to_structured(gt: GameTables, pr: PlayerRecords, gr: GameRecords, n_games: i
     return _structured(pr, pspec, n_games * gt.players), _structured(gr, gspec, n_games)
 
 
-def _state(gt: GameTables, trace_capacity: int = 0, blocks: int = 1):
+def game_state(gt: GameTables, trace_capacity: int = 0, blocks: int = 1):
+    """A State for the tables `gt` with room for the registry's policy parameters and a user
+    policy's observation (a trace of `trace_capacity` words, aggregates of `blocks` blocks)."""
     return new_state(gt, trace_capacity, blocks, N_PARAMS, observation_size(gt))
 
 
-def _scratch(gt: GameTables):
+def scratch_states(gt: GameTables):
     """The two scratch States of the rollout policy's playouts."""
-    return _state(gt), _state(gt)
+    return game_state(gt), game_state(gt)
 
 
 def _user_fn(seating: Seating, base: Path):
@@ -113,7 +115,7 @@ def chunk_buffers(gt: GameTables, key: tuple, blocks: int, n_games: int) -> Chun
     if buf is None or buf.capacity < n_games:
         _BUFFERS.clear()  # one shape at a time: a worker plays one segment's chunks in a row
         pr, gr = allocate_records(gt, n_games)
-        buf = ChunkBuffers(_state(gt, 0, blocks), *_scratch(gt), pr, gr, n_games)
+        buf = ChunkBuffers(game_state(gt, 0, blocks), *scratch_states(gt), pr, gr, n_games)
         _BUFFERS[(key, blocks)] = buf
     else:
         for name in AGGREGATES:
@@ -182,14 +184,14 @@ def play_traced(
 
     gt = tables_for(game, players)
     seating = seating or homogeneous("random", players)
-    st = _state(gt, capacity)
+    st = game_state(gt, capacity)
     pr, gr = allocate_records(gt, 1)
     rotation = game_index % seating.rotations
     deal = game_index // seating.rotations if duplicate else game_index
     seat_game(st, seating.player_policy, seating.player_label, seating.player_params,
               seating.seat_orders, rotation)
     PLAY_GAME[game_loop(seating.player_policy)](st, gt, seed, deal, _user_fn(seating, base), True,
-                                                0, False, -1, *_scratch(gt))
+                                                0, False, -1, *scratch_states(gt))
     if st.g[G_POLICY_ERROR]:
         raise _policy_failed(seating, game_index)
     if st.g[G_TRACE_OVERFLOW]:
@@ -197,49 +199,3 @@ def play_traced(
     record_game(st, gt, pr, gr, 0, game_index, deal, rotation)
     p, g = to_structured(gt, pr, gr, 1)
     return TracedGame(st.trace[: st.g[G_TRACE_LEN]].copy(), p, g)
-
-
-def game_in_progress(
-    game: GameDefinition, players: int, seed: int, game_index: int, seating: Seating,
-    decisions: int, capacity: int = TRACE_WORDS_PER_GAME,
-):
-    """The (State, GameTables) of game `game_index` just before its policy decision number
-    `decisions` + 1 (traced), or None if the game has fewer decisions."""
-    from simcell.play.game import PLAY_GAME, seat_game
-    from simcell.kernel.state import G_PHASE, PH_OVER
-
-    gt = tables_for(game, players)
-    st = _state(gt, capacity)
-    rotation = game_index % seating.rotations
-    seat_game(st, seating.player_policy, seating.player_label, seating.player_params,
-              seating.seat_orders, rotation)
-    PLAY_GAME[game_loop(seating.player_policy)](st, gt, seed, game_index, no_user_policy(), True,
-                                                0, False, decisions, *_scratch(gt))
-    return None if st.g[G_PHASE] == PH_OVER else (st, gt)
-
-
-def next_decision(st, gt, base: Path = Path("."), seating: Seating | None = None) -> tuple[int, int]:
-    """Let the State's game take its next policy decision; returns (seat, chosen code). The
-    State moves on (copy it first to keep it)."""
-    from simcell.vocabulary import TRACE_DECISION
-    from simcell.play.game import PLAY_GAME
-
-    start = int(st.g[G_TRACE_LEN])
-    user_fn = _user_fn(seating, base) if seating is not None else no_user_policy()
-    PLAY_GAME[game_loop(st.seat_policy)](st, gt, 0, 0, user_fn, True, 0, True, 1, *_scratch(gt))
-    trace = st.trace
-    i = start
-    while i < st.g[G_TRACE_LEN]:
-        if trace[i] == TRACE_DECISION:
-            n = int(trace[i + 3])
-            if trace[i + 2] == 0:  # not automatic
-                return int(trace[i + 1]), int(trace[i + 4 + n])
-            i += 5 + n
-        else:  # a shuffle: purpose, index, n, ids
-            i += 4 + int(trace[i + 3])
-    raise RuntimeError("the game ended without another policy decision")
-
-
-def copy_state(st):
-    """An independent copy of a State (every array copied)."""
-    return type(st)(*(np.copy(a) for a in st))

@@ -1,0 +1,1 @@
+"""Test support: stepping a game decision by decision, and the decoded reference evaluator."""
