@@ -104,10 +104,10 @@ def _mismatches(st, gt, packs, load, a, b) -> int:
         for i in range(packs[0].shape[0]):
             load(st, packs, i)
             na = a(st, gt)
-            first = st.legal[:na].copy()
-            st.legal[:] = -1  # a generator that writes nothing must not pass on the first's list
+            first = st.workspace.legal[:na].copy()
+            st.workspace.legal[:] = -1  # a generator that writes nothing must not pass on the first's list
             nb = b(st, gt)
-            if na != nb or not np.array_equal(first, st.legal[:nb]):
+            if na != nb or not np.array_equal(first, st.workspace.legal[:nb]):
                 bad += 1
         return bad
 

@@ -5,6 +5,8 @@ TOML files to them. This module is plain Python (no numba) so the config layer, 
 and the reports can import it without compiling anything.
 """
 
+from typing import NamedTuple
+
 # Resources, in the index order of every per-resource array (RULES.md §1).
 RESOURCES = ("mrna", "protein", "carb", "lipid", "atp")
 MRNA, PROTEIN, CARB, LIPID, ATP = range(5)
@@ -354,61 +356,135 @@ def flow_layout(n_locations: int) -> dict[str, int]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Records out of the kernel (numpy structured dtypes, sized from the game definition).
+# Records out of the kernel: each field declared once here. The kernel's record columns
+# (kernel/state.PlayerRecords, GameRecords), the structured dtypes of a chunk's records, the
+# Parquet columns of the run directory (runner/records.py) and the README's table of columns
+# are all made from these declarations.
 # ---------------------------------------------------------------------------------------------
+class RecordField(NamedTuple):
+    """One field of a record: its name, element type (numpy dtype string; "u8" masks are int64
+    bit patterns in the kernel's columns), the axis it has one value per label of (None: one
+    value; RECORD_AXES), what it holds, and how the run directory's Parquet table writes it: the
+    column name, or the prefix of one column per label (`column`_<label>; None: not written),
+    the Parquet type when it differs, the first index written, and the rule setting it is
+    written under (None: always)."""
+
+    name: str
+    dtype: str
+    axis: str | None = None
+    doc: str = ""
+    column: str | None = ""  # "" = the field's name
+    parquet: str | None = None
+    first: int = 0
+    when: str | None = None  # "supply_limited", or "two_player_detox" (2 players with the option)
+
+
+# axis -> what its labels are (the Parquet suffixes and the README's description)
+RECORD_AXES = {
+    "source": "HP_SOURCES",
+    "round": "round 1, 2, ...",
+    "type": "COMPLETED_TYPES",
+    "location": "the board's location ids",
+    "resource": "RESOURCES",
+    "flow": "flow_row_names x RESOURCES",
+    "event": "0, 1, ... (reveal order)",
+    "goal": "0, 1, ... (goal index)",
+}
+
+PLAYER_RECORD = (
+    RecordField("game", "i8", doc="game index within the run (per player count and field)",
+                parquet="i4"),
+    RecordField("deal", "i8", doc="deal index (= game in normal mode; shared by the rotations of "
+                "a deal in duplicate mode)", column=None),
+    RecordField("rotation", "i1", doc="rotation of the field within the deal (0 in normal mode)"),
+    RecordField("seat", "i1", doc="seat 0 = first player at setup"),
+    RecordField("player", "i1", doc="player id: the field's policy slot"),
+    RecordField("policy", "i1", doc="index into the field's policy labels"),
+    RecordField("final_hp", "i2", doc="final Health Points"),
+    RecordField("hp_by_source", "i2", "source", "HP by source; they add up to final_hp",
+                column="hp"),
+    RecordField("hp_by_round", "i2", "round", "HP after each round's Phase 2 (the final round: "
+                "after its Phase 1, before end-game scoring); -1 past the last round",
+                column="hp_round"),
+    RecordField("win_share", "f8", doc="1 for an outright win, 1/k for a k-way tie, else 0"),
+    RecordField("rank", "i1", doc="1 + the players with strictly more HP"),
+    RecordField("dealt_mask", "u8", doc="card-id bit set: the cards dealt at setup"),
+    RecordField("kept_mask", "u8", doc="card-id bit set: the cards kept at setup"),
+    RecordField("bought_mask", "u8", doc="card-id bit set: the cards bought from the Card Area"),
+    RecordField("completed_mask", "u8", doc="card-id bit set: the cards completed"),
+    RecordField("completed_by_type", "i1", "type", "cards completed by type",
+                column="completed"),
+    RecordField("flasks_exhausted", "i2", doc="flasks exhausted over the game"),
+    RecordField("grey_used", "i2", doc="grey flasks placed over the game"),
+    RecordField("laureates_taken", "i2", doc="Laureates taken"),
+    RecordField("laureates_as_holder", "i2", doc="Laureates taken while already holding the "
+                "First Player Marker"),
+    RecordField("goal_markers_placed", "i1", doc="goal markers placed"),
+    RecordField("vesicles_lost", "i2", doc="own vesicles displaced by rivals"),
+    RecordField("vesicles_left", "i1", doc="own vesicles still on the board at the end"),
+    RecordField("placements_by_location", "i2", "location", "placements (own and grey flasks)",
+                column="placed"),
+    RecordField("flows", "i2", "flow", "personal-stock flows; summed into the `flows` block "
+                "aggregate instead of written per player", column=None),
+    RecordField("stock", "i2", "resource", "personal stock at the end", column="stock"),
+)
+
+GAME_RECORD = (
+    RecordField("game", "i8", doc="game index within the run", parquet="i4"),
+    RecordField("deal", "i8", doc="deal index", parquet="i4"),
+    RecordField("rotation", "i1", doc="rotation of the field within the deal"),
+    RecordField("players", "i1", doc="player count (the segment's)", column=None),
+    RecordField("tie", "?", doc="the win was split"),
+    RecordField("rounds", "i1", doc="rounds played (the segment's)", column=None),
+    RecordField("event_order", "i1", "event", "event ids in reveal order; -1 padded",
+                column="event"),
+    RecordField("events_removed", "u8", doc="bit set of the event ids set aside at setup"),
+    RecordField("goals_in_play", "i1", "goal", "goal ids by goal index; -1 padded",
+                column="goal"),
+    RecordField("first_player", "i1", "round", "marker holder at the start of each round from "
+                "round 2 (round 1's is seat 0); -1 past the last round",
+                column="first_player_round", first=1),
+    RecordField("peak_use", "i2", "resource", "most of each resource in use (stocks and cargo) "
+                "at once", column="peak"),
+    RecordField("supply_shortfall", "i2", "resource", "gains cut by the limited supply",
+                column="shortfall", when="supply_limited"),
+    RecordField("reshuffles", "i1", doc="discard-pile reshuffles"),
+    RecordField("detox_removed", "u8", doc="bit set of the Detoxification cards removed at 2 "
+                "players", when="two_player_detox"),
+    RecordField("visible_mask", "u8", doc="card-id bit set of the cards visible in the game "
+                "(RULES.md §11): dealt, or ever in the Card Area"),
+)
+
+
+def record_axis_sizes(n_locations: int, max_rounds: int, n_events: int,
+                      n_goals_max: int) -> dict[str, tuple[int, ...]]:
+    """The shape of each record axis for a game of these sizes."""
+    return {
+        "source": (len(HP_SOURCES),),
+        "round": (max_rounds,),
+        "type": (len(COMPLETED_TYPES),),
+        "location": (n_locations,),
+        "resource": (N_RESOURCES,),
+        "flow": (flow_layout(n_locations)["n_rows"], N_RESOURCES),
+        "event": (n_events,),
+        "goal": (n_goals_max,),
+    }
+
+
+def record_dtype(fields: tuple[RecordField, ...], sizes: dict[str, tuple[int, ...]]) -> list[tuple]:
+    """The numpy structured dtype (as a list) of records with these fields and axis sizes."""
+    return [(f.name, f.dtype) if f.axis is None else (f.name, f.dtype, sizes[f.axis])
+            for f in fields]
+
+
 def player_record_dtype(n_locations: int, max_rounds: int) -> list[tuple]:
-    """One row per (game, player). Masks are 64-bit card-id bit sets (bit i = card id i)."""
-    n_flow = flow_layout(n_locations)["n_rows"]
-    return [
-        ("game", "i8"),  # game index within the run (per player count and field)
-        ("deal", "i8"),  # deal index (= game in normal mode; shared by rotations in duplicate)
-        ("rotation", "i1"),  # rotation of the field within the deal (0 in normal mode)
-        ("seat", "i1"),  # seat 0 = first player at setup
-        ("player", "i1"),  # player id: the policy slot of the field
-        ("policy", "i1"),  # policy id (registry order)
-        ("final_hp", "i2"),
-        ("hp_by_source", "i2", (len(HP_SOURCES),)),  # HP_SOURCES order; sums to final_hp
-        ("hp_by_round", "i2", (max_rounds,)),  # after each round's Phase 2 (final round: after
-        # its Phase 1, before end-game scoring); -1 past the last round
-        ("win_share", "f8"),  # 1 for an outright win, 1/k for a k-way tie, else 0
-        ("rank", "i1"),  # 1 + number of players with strictly more HP
-        ("dealt_mask", "u8"),  # the cards dealt at setup
-        ("kept_mask", "u8"),  # the cards kept at setup
-        ("bought_mask", "u8"),  # the cards bought from the Card Area
-        ("completed_mask", "u8"),  # the cards completed
-        ("completed_by_type", "i1", (len(COMPLETED_TYPES),)),
-        ("flasks_exhausted", "i2"),
-        ("grey_used", "i2"),  # grey flasks placed over the game
-        ("laureates_taken", "i2"),
-        ("laureates_as_holder", "i2"),  # Laureates taken while already holding the marker
-        ("goal_markers_placed", "i1"),
-        ("vesicles_lost", "i2"),  # own vesicles displaced by rivals
-        ("vesicles_left", "i1"),  # own vesicles still on the board at the end
-        ("placements_by_location", "i2", (n_locations,)),  # own and grey flasks, board order
-        ("flows", "i2", (n_flow, N_RESOURCES)),  # flow_row_names() x RESOURCES
-        ("stock", "i2", (N_RESOURCES,)),  # personal stock at the end
-    ]
+    """One row per (game, player)."""
+    return record_dtype(PLAYER_RECORD, record_axis_sizes(n_locations, max_rounds, 0, 0))
 
 
 def game_record_dtype(n_events: int, n_goals_max: int, max_rounds: int) -> list[tuple]:
     """One row per game."""
-    return [
-        ("game", "i8"),
-        ("deal", "i8"),
-        ("rotation", "i1"),
-        ("players", "i1"),
-        ("tie", "?"),  # the win was split
-        ("rounds", "i1"),
-        ("event_order", "i1", (n_events,)),  # event ids in reveal order; -1 padded
-        ("events_removed", "u8"),  # bit set of event ids set aside at setup
-        ("goals_in_play", "i1", (n_goals_max,)),  # goal ids by goal index; -1 padded
-        ("first_player", "i1", (max_rounds,)),  # marker holder at the start of each round; -1 past
-        ("peak_use", "i2", (N_RESOURCES,)),  # most of each resource held (stock + cargo) at once
-        ("supply_shortfall", "i2", (N_RESOURCES,)),  # gains cut by the limited supply
-        ("reshuffles", "i1"),  # discard-pile reshuffles
-        ("detox_removed", "u8"),  # bit set of Detoxification cards removed at 2 players
-        ("visible_mask", "u8"),  # cards visible in the game (RULES.md §11): dealt or ever in the Card Area
-    ]
+    return record_dtype(GAME_RECORD, record_axis_sizes(0, max_rounds, n_events, n_goals_max))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -120,8 +120,8 @@ def slide_scenario():
         apply_return(st, gt, next(c for c in range(gt.n_ids) if int(st.hand[seat]) >> c & 1))
     for _ in range(3):
         apply_combo(st, gt, 0)
-    for name in ("agg_offered", "agg_bought", "agg_discarded"):
-        getattr(st, name)[:] = 0
+    for name in ("offered", "bought", "discarded"):
+        getattr(st.tallies, name)[:] = 0
     card = int(st.slot_card[3])
     # every event revealed is Energy Surplus (no card discount): prices stay the slots' own
     energy = next(i for i, e in enumerate(game.events) if e.name == "Energy Surplus")
@@ -138,8 +138,8 @@ def test_market_scenario_card_slides_from_slot_3_to_0_unbought() -> None:
     """A card entering at slot 3 and sliding to slot 0 unbought counts 4 exposures at prices
     3, 2, 1, 0 and one discard unbought (nobody buys anything for four rounds)."""
     st, card = slide_scenario()
-    offered = st.agg_offered[0, card]
+    offered = st.tallies.offered[0, card]
     assert offered[3, 3] == 1 and offered[2, 2] == 1 and offered[1, 1] == 1 and offered[0, 0] == 1
     assert offered.sum() == 4
-    assert st.agg_bought[0].sum() == 0
-    assert st.agg_discarded[0, card] == 1
+    assert st.tallies.bought[0].sum() == 0
+    assert st.tallies.discarded[0, card] == 1

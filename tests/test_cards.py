@@ -181,9 +181,9 @@ def test_market_figures_on_the_sliding_card():
         idx = np.nonzero(arr[0])
         return pd.DataFrame({**{a: idx[i] for i, a in enumerate(axes)}, "count": arr[0][idx]})
 
-    m = cs.market(long(st.agg_offered, ("card", "slot", "price")),
-                  long(st.agg_bought, ("card", "slot", "price")),
-                  long(st.agg_discarded, ("card",)))
+    m = cs.market(long(st.tallies.offered, ("card", "slot", "price")),
+                  long(st.tallies.bought, ("card", "slot", "price")),
+                  long(st.tallies.discarded, ("card",)))
     mine = m[m["card"] == card].set_index("price")
     assert mine["exposures"].to_dict() == {0: 1, 1: 1, 2: 1, 3: 1}
     assert (mine["purchases"] == 0).all() and (mine["pick_rate"] == 0).all()

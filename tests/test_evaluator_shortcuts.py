@@ -63,9 +63,9 @@ def decoded_values(st, gt, legal, values, need, ws, goal_bonus):
     seat = st.g[G_TO_MOVE]
     m = list_legal(st, gt)
     for i in range(m):
-        legal[i] = st.legal[i]
-    evaluate_legal(make_view(st, seat), gt, legal, m, st.seat_params[seat],
-                   st.seat_policy[seat] == KERNEL_PLANNER, values, need, ws, goal_bonus)
+        legal[i] = st.workspace.legal[i]
+    evaluate_legal(make_view(st, seat), gt, legal, m, st.seating.params[seat],
+                   st.seating.policy[seat] == KERNEL_PLANNER, values, need, ws, goal_bonus)
     return m
 
 @kernel_jit
@@ -253,14 +253,14 @@ def test_values_listed_with_the_actions_are_the_evaluators() -> None:
         for g in range(4):
             st, gt = game_in_progress(game, players, 23, g, homogeneous(policy, players), 0)
             _TABLES[:] = [gt]
-            size = st.legal.shape[0]
+            size = st.workspace.legal.shape[0]
             legal, values = np.zeros(size, np.int64), np.zeros(size)
             scratch = (np.zeros(8), np.zeros((4, MAX_CARDS)), np.zeros(8))
             while st.g[G_PHASE] != PH_OVER:
                 probe = copy_state(st)
                 n = decoded_values(probe, gt, legal, values, *scratch)
-                assert n > 1 and np.array_equal(st.legal[:n], legal[:n])
-                listed = st.policy_values[:n]
+                assert n > 1 and np.array_equal(st.workspace.legal[:n], legal[:n])
+                listed = st.workspace.values[:n]
                 assert np.array_equal(listed.view(np.int64), values[:n].view(np.int64)), (
                     players, policy, g, [(hex(int(c)), a, b) for c, a, b in
                                          zip(legal[:n], listed, values[:n]) if a != b])

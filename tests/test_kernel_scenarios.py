@@ -198,7 +198,7 @@ def complete(st, seat: int, *cards: int) -> None:
 def legal(st, gt, seat: int) -> list[int]:
     st.g[G_TO_MOVE] = seat
     n = phase_one_legal(st, gt)
-    codes = [int(c) for c in st.legal[:n]]
+    codes = [int(c) for c in st.workspace.legal[:n]]
     assert codes == sorted(codes) and len(set(codes)) == n  # ascending, no duplicates
     return codes
 

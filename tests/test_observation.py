@@ -27,6 +27,7 @@ from simcell.kernel.state import (
     new_state,
 )
 from simcell.runner.games import tables_for
+from tests.support.stepping import copy_state
 
 
 def _observe(st, gt, seat):
@@ -36,13 +37,9 @@ def _observe(st, gt, seat):
     return out
 
 
-def _copy(st):
-    return type(st)(*[a.copy() for a in st])
-
-
 def _hide_shuffles(st, gt, seat, rng: random.Random):
     """A state differing from st only in what `seat` cannot see."""
-    other = _copy(st)
+    other = copy_state(st)
     n = int(other.g[G_DECK_N])
     deck = list(other.deck[:n])
     rng.shuffle(deck)
@@ -86,7 +83,7 @@ def _states(players: int, games: int, seed: int):
             n = setup_legal(st, gt) if phase in (PH_RETURN, PH_COMBO) else phase_one_legal(st, gt)
             if rng.random() < 0.05:
                 yield st, gt
-            code = int(st.legal[rng.randrange(n)])
+            code = int(st.workspace.legal[rng.randrange(n)])
             if phase == PH_RETURN:
                 apply_return(st, gt, code_p1(code))
             elif phase == PH_COMBO:
@@ -123,7 +120,7 @@ def test_public_and_own_information_changes_the_observation() -> None:
             lambda s, seat, rival: s.ves_load.__setitem__((0, 0), s.ves_load[0, 0] + 1)
             if s.ves_owner[0, 0] >= 0 else s.ves_owner.__setitem__((0, 0), rival),
         ):
-            other = _copy(st)
+            other = copy_state(st)
             mutate(other, seat, rival)
             assert not np.array_equal(_observe(other, gt, seat), before)
             changed += 1

@@ -86,7 +86,7 @@ def complete_card(st, gt, seat, card):
     t = gt.card_type[card]
     st.completed_by_type[seat, t] += 1
     st.hp[seat, t] += gt.card_hp[card]
-    st.agg_completed[st.g[G_BLOCK], card, st.g[G_ROUND]] += 1
+    st.tallies.completed[st.g[G_BLOCK], card, st.g[G_ROUND]] += 1
 
 
 @kernel_jit
@@ -117,7 +117,7 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
     st.spot_occ[spot] = seat
     b = st.g[G_BLOCK]
     r = st.g[G_ROUND]
-    st.agg_occupancy[b, spot, r - 1, st.g[G_PICKS]] += 1
+    st.tallies.occupancy[b, spot, r - 1, st.g[G_PICKS]] += 1
     st.g[G_PICKS] += 1
     additional = -1  # an Additional Resource card bought: its gain comes last
 
@@ -139,8 +139,8 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
         price = slot_price(gt, p1, st.g[G_DISCOUNT])
         spend(st, seat, ATP, price, gt.fr_card_price)
         card = st.slot_card[p1]
-        st.agg_bought[b, card, p1, price] += 1
-        st.agg_acquired[b, card, r] += 1
+        st.tallies.bought[b, card, p1, price] += 1
+        st.tallies.acquired[b, card, r] += 1
         st.slot_card[p1] = -1
         bit = np.int64(1) << np.int64(card)
         st.bought[seat] |= bit

@@ -287,7 +287,7 @@ def pass_forced(st, gt, seat):
 @kernel_jit_inline
 def phase_one_legal(st, gt):
     """Every legal action of the player to move in Phase 1; returns how many."""
-    return phase_one_listing(st, gt, None, False, st.policy_values, st.legal)
+    return phase_one_listing(st, gt, None, False, st.workspace.values, st.workspace.legal)
 
 
 @kernel_jit_inline

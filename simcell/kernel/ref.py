@@ -6,7 +6,9 @@ about 950 of them (five to seven per array). Every function that takes them unpa
 entry and every call site packs them again, a few thousand LLVM instructions per function
 before any rule is compiled, which numba builds and LLVM then optimises away function by
 function: most of a cold compile. An entry point (play/game.py) stores each tuple once in its
-stack frame (`as_ref`) and the rules take the address; `ref.field` reads the field from there.
+stack frame (`as_ref`) and the rules take the address; `ref.field` reads the field from there,
+and a field that is itself a NamedTuple (the State's seating, workspace and tallies) is a Ref
+too.
 
 The stored tuples never change while the entry point runs (the arrays' contents change, never
 which arrays they are), so each field's load is marked `!invariant.load`: the compiler may keep
@@ -60,9 +62,10 @@ class RefAttributes(AttributeTemplate):
 
     def generic_resolve(self, ref, attr):
         tt = ref.tuple_type
-        if attr in tt.fields:
-            return tt.types[tt.fields.index(attr)]
-        return None
+        if attr not in tt.fields:
+            return None
+        field = tt.types[tt.fields.index(attr)]
+        return Ref(field) if isinstance(field, types.BaseNamedTuple) else field
 
 
 @lower_getattr_generic(Ref)
@@ -70,6 +73,8 @@ def ref_getattr(context, builder, typ, value, attr):
     tt = typ.tuple_type
     index = tt.fields.index(attr)
     field = cgutils.gep_inbounds(builder, value, 0, index)
+    if isinstance(tt.types[index], types.BaseNamedTuple):
+        return field  # a named part (State.seating, ...): its Ref, nothing loaded
     loaded = builder.load(field)
     loaded.set_metadata("invariant.load", builder.module.add_metadata([]))
     return impl_ret_borrowed(context, builder, tt.types[index], loaded)

@@ -65,7 +65,7 @@ def start_round(st, gt):
     for slot in range(gt.n_slots):
         c = st.slot_card[slot]
         if c >= 0:
-            st.agg_offered[b, c, slot, slot_price(gt, slot, st.g[G_DISCOUNT])] += 1
+            st.tallies.offered[b, c, slot, slot_price(gt, slot, st.g[G_DISCOUNT])] += 1
 
 
 @kernel_jit_inline
@@ -151,7 +151,7 @@ def refresh_card_area(st, gt):
     deck, reshuffling the whole discard pile only when a card must be drawn from an empty deck."""
     n_slots = gt.n_slots
     if st.slot_card[0] >= 0:
-        st.agg_discarded[st.g[G_BLOCK], st.slot_card[0]] += 1
+        st.tallies.discarded[st.g[G_BLOCK], st.slot_card[0]] += 1
         n = st.g[G_DISCARD_N]
         st.discard[n] = st.slot_card[0]
         st.g[G_DISCARD_N] = n + 1

@@ -226,8 +226,8 @@ def setup_game(st, gt):
 
 @kernel_jit
 def setup_legal(st, gt):
-    """Legal codes of the setup decision due into st.legal (setup_listing)."""
-    return setup_listing(st, gt, st.legal)
+    """Legal codes of the setup decision due into st.workspace.legal (setup_listing)."""
+    return setup_listing(st, gt, st.workspace.legal)
 
 
 @kernel_jit
@@ -258,7 +258,7 @@ def apply_return(st, gt, card):
     st.returned[seat] = card
     for c in range(gt.n_ids):
         if (st.kept[seat] >> np.int64(c)) & 1:
-            st.agg_acquired[st.g[G_BLOCK], c, 0] += 1
+            st.tallies.acquired[st.g[G_BLOCK], c, 0] += 1
     if seat + 1 < gt.players:
         st.g[G_TO_MOVE] = seat + 1
         return

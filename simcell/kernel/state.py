@@ -14,9 +14,11 @@ import numpy as np
 
 from simcell.vocabulary import (
     COMPLETED_TYPES,
+    GAME_RECORD,
     GOLGI_NONE,
     HP_SOURCES,
     N_RESOURCES,
+    PLAYER_RECORD,
     game_record_dtype,
     player_record_dtype,
 )
@@ -172,8 +174,42 @@ class GameTables(NamedTuple):
     epi_start: np.ndarray  # int32[card, resource] -> start_bonus
 
 
+class Seating(NamedTuple):
+    """The seating of the game being played (the game loop fills it from the field's rotation)."""
+
+    player: np.ndarray  # int64[seat] player id (the field's player slot)
+    policy: np.ndarray  # int64[seat] kernel policy id (policies/registry.py KERNEL_*)
+    label: np.ndarray  # int64[seat] policy label of the records (the field's policy index)
+    params: np.ndarray  # float64[seat, parameter] the seat's policy parameters
+
+
+class Workspace(NamedTuple):
+    """The policies' workspace: what a stopped decision leaves for its caller, and what the
+    View and the policies derive."""
+
+    legal: np.ndarray  # int64[max_legal] legal action codes of the current decision
+    values: np.ndarray  # float64[max_legal] an evaluation of each legal action
+    hand_size: np.ndarray  # int32[seat] cards in hand (the View's derived array)
+    observation: np.ndarray  # int64[observation_size] a user policy's observation vector
+    candidates: np.ndarray  # int64[MAX_CANDIDATES] the rollout policy's candidate action indices
+    candidate_score: np.ndarray  # float64[MAX_CANDIDATES] their summed playout scores
+
+
+class Tallies(NamedTuple):
+    """Block aggregates, accumulated over the games a worker plays into row G_BLOCK (never reset
+    by reset_state): one Phase 1 with a card in a slot is one exposure at the slot's price."""
+
+    offered: np.ndarray  # int64[block, card id, slot, effective price] exposures
+    bought: np.ndarray  # int64[block, card id, slot, effective price] purchases
+    discarded: np.ndarray  # int64[block, card id] discarded from slot 0 unbought
+    acquired: np.ndarray  # int64[block, card id, round] kept at setup (0) or bought
+    completed: np.ndarray  # int64[block, card id, round] completed
+    occupancy: np.ndarray  # int64[block, spot, round - 1, pick order] placements
+
+
 class State(NamedTuple):
-    """One game in progress. Seats index every per-player array."""
+    """One game in progress (seats index every per-player array), with the seating it is played
+    in, the policies' workspace and the run's tallies as named parts."""
 
     g: np.ndarray  # int64[G_N] scalars (G_* slots)
     stock: np.ndarray  # int32[seat, resource] personal stock
@@ -221,32 +257,15 @@ class State(NamedTuple):
     peak: np.ndarray  # int32[resource] most in use (stock + cargo) at once
     shortfall: np.ndarray  # int32[resource] gains cut by the limited supply
     decisions: np.ndarray  # int64[seat] policy decisions taken (stream index)
-    legal: np.ndarray  # int64[max_legal] legal action codes of the current decision
-    # the seating of the game being played (play_chunk fills them from the field's rotation)
-    seat_player: np.ndarray  # int64[seat] player id (the field's player slot)
-    seat_policy: np.ndarray  # int64[seat] kernel policy id (policies/registry.py KERNEL_*)
-    seat_label: np.ndarray  # int64[seat] policy label of the records (the field's policy index)
-    seat_params: np.ndarray  # float64[seat, parameter] the seat's policy parameters
-    # policy workspaces
-    hand_size: np.ndarray  # int32[seat] cards in hand (the View's derived array)
-    policy_values: np.ndarray  # float64[max_legal] an evaluation of each legal action
-    observation: np.ndarray  # int64[observation_size] a user policy's observation vector
-    candidates: np.ndarray  # int64[MAX_CANDIDATES] the rollout policy's candidate action indices
-    candidate_score: np.ndarray  # float64[MAX_CANDIDATES] their summed playout scores
     scratch: np.ndarray  # int32[n_ids] workspace for shuffles
     scratch_hash: np.ndarray  # uint64[n_ids] workspace for shuffles
     final_hp: np.ndarray  # int64[seat] final HP (filled at scoring)
     win_share: np.ndarray  # float64[seat] win share (filled at scoring)
     rank: np.ndarray  # int64[seat] rank (filled at scoring)
     trace: np.ndarray  # int64[capacity] the trace (vocabulary TRACE format) when G_TRACE_ON
-    # block aggregates, accumulated over the games played into row G_BLOCK (never reset by
-    # reset_state): one Phase 1 with a card in a slot is one exposure at the slot's price
-    agg_offered: np.ndarray  # int64[block, card id, slot, effective price] exposures
-    agg_bought: np.ndarray  # int64[block, card id, slot, effective price] purchases
-    agg_discarded: np.ndarray  # int64[block, card id] discarded from slot 0 unbought
-    agg_acquired: np.ndarray  # int64[block, card id, round] kept at setup (0) or bought
-    agg_completed: np.ndarray  # int64[block, card id, round] completed
-    agg_occupancy: np.ndarray  # int64[block, spot, round - 1, pick order] placements
+    seating: Seating
+    workspace: Workspace
+    tallies: Tallies
 
 
 def max_picks(gt: GameTables) -> int:
@@ -312,82 +331,42 @@ def new_state(
         peak=np.zeros(N_RESOURCES, i32),
         shortfall=np.zeros(N_RESOURCES, i32),
         decisions=np.zeros(p, np.int64),
-        legal=np.zeros(gt.max_legal, np.int64),
-        seat_player=np.arange(p, dtype=np.int64),
-        seat_policy=np.zeros(p, np.int64),
-        seat_label=np.zeros(p, np.int64),
-        seat_params=np.zeros((p, n_params), np.float64),
-        hand_size=np.zeros(p, i32),
-        policy_values=np.zeros(gt.max_legal, np.float64),
-        observation=np.zeros(observation_size, np.int64),
-        candidates=np.zeros(MAX_CANDIDATES, np.int64),
-        candidate_score=np.zeros(MAX_CANDIDATES, np.float64),
         scratch=np.zeros(max(n_ids, gt.n_events, gt.n_goals, gt.n_epi, 1), i32),
         scratch_hash=np.zeros(max(n_ids, gt.n_events, gt.n_goals, gt.n_epi, 1), np.uint64),
         final_hp=np.zeros(p, np.int64),
         win_share=np.zeros(p, np.float64),
         rank=np.zeros(p, np.int64),
         trace=np.zeros(max(trace_capacity, 1), np.int64),
-        agg_offered=np.zeros((blocks, n_ids, gt.n_slots, n_prices), np.int64),
-        agg_bought=np.zeros((blocks, n_ids, gt.n_slots, n_prices), np.int64),
-        agg_discarded=np.zeros((blocks, n_ids), np.int64),
-        agg_acquired=np.zeros((blocks, n_ids, gt.max_rounds + 1), np.int64),
-        agg_completed=np.zeros((blocks, n_ids, gt.max_rounds + 1), np.int64),
-        agg_occupancy=np.zeros((blocks, gt.n_spots, gt.max_rounds, max_picks(gt)), np.int64),
+        seating=Seating(
+            player=np.arange(p, dtype=np.int64),
+            policy=np.zeros(p, np.int64),
+            label=np.zeros(p, np.int64),
+            params=np.zeros((p, n_params), np.float64),
+        ),
+        workspace=Workspace(
+            legal=np.zeros(gt.max_legal, np.int64),
+            values=np.zeros(gt.max_legal, np.float64),
+            hand_size=np.zeros(p, i32),
+            observation=np.zeros(observation_size, np.int64),
+            candidates=np.zeros(MAX_CANDIDATES, np.int64),
+            candidate_score=np.zeros(MAX_CANDIDATES, np.float64),
+        ),
+        tallies=Tallies(
+            offered=np.zeros((blocks, n_ids, gt.n_slots, n_prices), np.int64),
+            bought=np.zeros((blocks, n_ids, gt.n_slots, n_prices), np.int64),
+            discarded=np.zeros((blocks, n_ids), np.int64),
+            acquired=np.zeros((blocks, n_ids, gt.max_rounds + 1), np.int64),
+            completed=np.zeros((blocks, n_ids, gt.max_rounds + 1), np.int64),
+            occupancy=np.zeros((blocks, gt.n_spots, gt.max_rounds, max_picks(gt)), np.int64),
+        ),
     )
 
 
-class PlayerRecords(NamedTuple):
-    """Columns of the per-(game, player) records: one array per field of
-    vocabulary.player_record_dtype, row = game_in_chunk * players + seat. Masks are int64 bit
-    patterns here (read as uint64 above the kernel)."""
-
-    game: np.ndarray
-    deal: np.ndarray
-    rotation: np.ndarray
-    seat: np.ndarray
-    player: np.ndarray
-    policy: np.ndarray
-    final_hp: np.ndarray
-    hp_by_source: np.ndarray
-    hp_by_round: np.ndarray
-    win_share: np.ndarray
-    rank: np.ndarray
-    dealt_mask: np.ndarray
-    kept_mask: np.ndarray
-    bought_mask: np.ndarray
-    completed_mask: np.ndarray
-    completed_by_type: np.ndarray
-    flasks_exhausted: np.ndarray
-    grey_used: np.ndarray
-    laureates_taken: np.ndarray
-    laureates_as_holder: np.ndarray
-    goal_markers_placed: np.ndarray
-    vesicles_lost: np.ndarray
-    vesicles_left: np.ndarray
-    placements_by_location: np.ndarray
-    flows: np.ndarray
-    stock: np.ndarray
-
-
-class GameRecords(NamedTuple):
-    """Columns of the per-game records (vocabulary.game_record_dtype), row = game_in_chunk."""
-
-    game: np.ndarray
-    deal: np.ndarray
-    rotation: np.ndarray
-    players: np.ndarray
-    tie: np.ndarray
-    rounds: np.ndarray
-    event_order: np.ndarray
-    events_removed: np.ndarray
-    goals_in_play: np.ndarray
-    first_player: np.ndarray
-    peak_use: np.ndarray
-    supply_shortfall: np.ndarray
-    reshuffles: np.ndarray
-    detox_removed: np.ndarray
-    visible_mask: np.ndarray
+# Columns of the records, one array per field of vocabulary.PLAYER_RECORD (row = game_in_chunk *
+# players + seat) and GAME_RECORD (row = game_in_chunk); "u8" masks are int64 bit patterns here
+# (read as uint64 above the kernel)
+PlayerRecords = NamedTuple("PlayerRecords", [(f.name, np.ndarray) for f in PLAYER_RECORD])
+GameRecords = NamedTuple("GameRecords", [(f.name, np.ndarray) for f in GAME_RECORD])
 
 
 def _allocate(cls, spec: list[tuple], n: int):

@@ -42,9 +42,9 @@ def choose_action(policy, st, gt, seat, n_legal, params, user_fn, vals, legal):
     if policy == KERNEL_RANDOM:
         return choose_random(n_legal, key)
     if policy == KERNEL_USER:  # a user policy reads the flat observation vector
-        observe(st, gt, seat, st.observation)
+        observe(st, gt, seat, st.workspace.observation)
         for j in range(n_legal):  # and the legal actions in the State (its signature's array)
-            st.legal[j] = legal[j]
-        i = user_fn(st.observation, st.legal, n_legal, params, key)
+            st.workspace.legal[j] = legal[j]
+        i = user_fn(st.workspace.observation, st.workspace.legal, n_legal, params, key)
         return i if 0 <= i < n_legal else -1  # -1: the runner reports the bad index
     return choose_heuristic(vals, n_legal, params, key)

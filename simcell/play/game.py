@@ -48,17 +48,17 @@ def search_turns(st, gt, user_fn, stop_total, root, work):
         # a search policy's decision: the turn loop stopped with the legal actions listed
         seat = st.g[G_TO_MOVE]
         n = legal_step(st, gt)
-        i = choose_rollout(st, gt, seat, n, st.seat_params[seat], user_fn, root, work)
-        code = st.legal[i]
+        i = choose_rollout(st, gt, seat, n, st.seating.params[seat], user_fn, root, work)
+        code = st.workspace.legal[i]
         st.decisions[seat] += 1
-        trace_decision(st, seat, False, st.legal, n, code)
+        trace_decision(st, seat, False, st.workspace.legal, n, code)
         decision_step(st, gt, code)
 
 
 @kernel_jit_literal
 def play_one_game(st, gt, seed, deal, user_fn, trace_on, block, resume, stop_after, root, work,
                   loop):
-    """Play one game to the end with the seating in st.seat_policy / st.seat_params (its block
+    """Play one game to the end with the seating in st.seating.policy / st.seating.params (its block
     figures into aggregate row `block`) in game loop `loop` (registry.LOOP_*, a constant of the
     caller: the other loops are pruned before typing); returns the number of policy decisions
     taken. `user_fn` is the user policy (a cfunc; policies/user.py) for seats of policy
@@ -131,8 +131,8 @@ def write_records(st, gt, pr, gr, row, game, deal, rotation):
         pr.deal[i] = deal
         pr.rotation[i] = rotation
         pr.seat[i] = s
-        pr.player[i] = st.seat_player[s]
-        pr.policy[i] = st.seat_label[s]
+        pr.player[i] = st.seating.player[s]
+        pr.policy[i] = st.seating.label[s]
         pr.final_hp[i] = hp[s]
         for k in range(st.hp.shape[1]):
             pr.hp_by_source[i, k] = st.hp[s, k]
@@ -211,11 +211,11 @@ def seat_players(st, player_policy, player_label, player_params, seat_orders, ro
     """Seat the field for one rotation: seat s plays player seat_orders[rotation, s]."""
     for s in range(seat_orders.shape[1]):
         player = seat_orders[rotation, s]
-        st.seat_player[s] = player
-        st.seat_policy[s] = player_policy[player]
-        st.seat_label[s] = player_label[player]
+        st.seating.player[s] = player
+        st.seating.policy[s] = player_policy[player]
+        st.seating.label[s] = player_label[player]
         for k in range(player_params.shape[1]):
-            st.seat_params[s, k] = player_params[player, k]
+            st.seating.params[s, k] = player_params[player, k]
 
 
 @kernel_jit_literal
@@ -223,7 +223,7 @@ def chunk_games(st, gt, pr, gr, seed, first_game, n_games, total_games, player_p
                 player_label, player_params, seat_orders, duplicate, user_fn, root, work, loop):
     """Play games first_game .. first_game + n_games - 1 of a run of total_games games, write
     their records in rows 0 .. n_games - 1 and add their block figures to the State's
-    aggregates (rows: blocks of the run, st.agg_* first axis); returns the policy decisions
+    aggregates (rows: blocks of the run, st.tallies first axis); returns the policy decisions
     taken, or -1 - row when a user policy failed in that row's game. `loop`: the game loop
 (registry.LOOP_*, a constant of the caller).
 
@@ -234,7 +234,7 @@ def chunk_games(st, gt, pr, gr, seed, first_game, n_games, total_games, player_p
     u = g // R (U = total_games // R groups; total_games a multiple of R), so a block holds
     whole rotation groups and, in duplicate mode, whole deals. `root` and `work`: scratch States for rollout playouts."""
     total = 0
-    blocks = st.agg_offered.shape[0]
+    blocks = st.tallies.offered.shape[0]
     rotations = seat_orders.shape[0]
     for j in range(n_games):
         game = first_game + j

@@ -29,44 +29,44 @@ MARGIN_WEIGHT = 0.02  # win share first; HP above the table mean only separates 
 
 @kernel_jit
 def rank_candidates(st, gt, seat, n_legal, params, k):
-    """st.candidates[:k] = indices of the k best legal actions by the greedy evaluator's values,
-    which the turn loop left in st.policy_values when it stopped for this decision
+    """st.workspace.candidates[:k] = indices of the k best legal actions by the greedy evaluator's values,
+    which the turn loop left in st.workspace.values when it stopped for this decision
     (turns.play_on; ties to the lower index); returns k."""
-    values = st.policy_values
+    values = st.workspace.values
     for c in range(k):
         best = -1
         for i in range(n_legal):
             taken = False
             for j in range(c):
-                if st.candidates[j] == i:
+                if st.workspace.candidates[j] == i:
                     taken = True
             if not taken and (best < 0 or values[i] > values[best]):
                 best = i
-        st.candidates[c] = best
+        st.workspace.candidates[c] = best
     return k
 
 
 @kernel_jit_literal
 def choose_rollout(st, gt, seat, n_legal, params, user_fn, root, work):
-    """Index among st.legal[:n_legal] of the rollout policy's action."""
+    """Index among st.workspace.legal[:n_legal] of the rollout policy's action."""
     key = decision_key(st, gt, seat)
     k = min(max(int(params[R_CANDIDATES]), 1), n_legal, MAX_CANDIDATES)
     rank_candidates(st, gt, seat, n_legal, params, k)
     playouts = max(int(params[R_PLAYOUTS]), 0)
     if k == 1 or playouts == 0:
-        return st.candidates[0]
+        return st.workspace.candidates[0]
     for c in range(k):
-        st.candidate_score[c] = 0.0
+        st.workspace.candidate_score[c] = 0.0
     for p in range(playouts):
         determinize(st, gt, seat, splitmix64(key ^ (GOLDEN * np.uint64(p + 1))), root)
         for s in range(gt.players):  # greedy players in every seat of the playout
-            root.seat_policy[s] = KERNEL_GREEDY
+            root.seating.policy[s] = KERNEL_GREEDY
             for j in range(params.shape[0]):
-                root.seat_params[s, j] = params[j]
-            root.seat_params[s, V_TEMPERATURE] = params[R_TEMPERATURE]
+                root.seating.params[s, j] = params[j]
+            root.seating.params[s, V_TEMPERATURE] = params[R_TEMPERATURE]
         for c in range(k):
             copy_game(root, work)
-            decision_step(work, gt, st.legal[st.candidates[c]])
+            decision_step(work, gt, st.workspace.legal[st.workspace.candidates[c]])
             work.decisions[seat] += 1
             play_on(work, gt, user_fn, np.int64(-1), np.bool_(False))
             final_scores(work, gt, work.final_hp, work.win_share, work.rank)
@@ -74,9 +74,9 @@ def choose_rollout(st, gt, seat, n_legal, params, user_fn, root, work):
             for s in range(gt.players):
                 others += work.final_hp[s]
             margin = work.final_hp[seat] - others / gt.players
-            st.candidate_score[c] += work.win_share[seat] + MARGIN_WEIGHT * margin
+            st.workspace.candidate_score[c] += work.win_share[seat] + MARGIN_WEIGHT * margin
     best = 0
     for c in range(1, k):
-        if st.candidate_score[c] > st.candidate_score[best]:
+        if st.workspace.candidate_score[c] > st.workspace.candidate_score[best]:
             best = c
-    return st.candidates[best]
+    return st.workspace.candidates[best]

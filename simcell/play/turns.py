@@ -34,13 +34,13 @@ def list_into(st, gt, legal):
     phase = st.g[G_PHASE]
     if phase == PH_RETURN or phase == PH_COMBO:
         return setup_listing(st, gt, legal)
-    return phase_one_listing(st, gt, None, False, st.policy_values, legal)
+    return phase_one_listing(st, gt, None, False, st.workspace.values, legal)
 
 
 @kernel_jit_inline
 def list_legal(st, gt):
-    """Legal actions of the player to move (setup or Phase 1) into st.legal; returns how many."""
-    return list_into(st, gt, st.legal)
+    """Legal actions of the player to move (setup or Phase 1) into st.workspace.legal; returns how many."""
+    return list_into(st, gt, st.workspace.legal)
 
 
 @kernel_jit_inline
@@ -79,11 +79,11 @@ def total_decisions(st):
 
 @kernel_jit_inline
 def keep_listing(st, legal, vals, n):
-    """The listed actions and their values into st.legal and st.policy_values, where a caller
+    """The listed actions and their values into st.workspace.legal and st.workspace.values, where a caller
     reads them."""
     for j in range(n):
-        st.legal[j] = legal[j]
-        st.policy_values[j] = vals[j]
+        st.workspace.legal[j] = legal[j]
+        st.workspace.values[j] = vals[j]
 
 
 @kernel_jit_literal
@@ -91,14 +91,14 @@ def turn_loop(st, gt, user_fn, stop_total, search, random_only):
     """Play the game in `st` on from its current state with its seats' policies. Stops
     (ON_STOPPED) before a policy decision once the seats' decisions add up to stop_total
     (>= 0), and, when `search`, before any decision of a search-policy seat (ON_SEARCH, with
-    the legal actions in st.legal and their greedy values in st.policy_values; the caller
+    the legal actions in st.workspace.legal and their greedy values in st.workspace.values; the caller
     decides, applies and calls again; ON_STOPPED leaves them there too). ON_OVER when
     the game is scored; ON_POLICY_ERROR (G_POLICY_ERROR set) when a user policy returned an
     index outside the legal list. `random_only` (a constant in each caller): every seat plays
     `random`, so the policy dispatch and the evaluator are left out of the compiled loop."""
     # the legal actions and their heuristic values on the stack (kernel/scratch.py): no State
     # array is stored to as they are listed, so the rules' and the evaluator's loads from the
-    # State stay valid; they are copied to st.legal and st.policy_values where the loop stops
+    # State stay valid; they are copied to st.workspace.legal and st.workspace.values where the loop stops
     # at a decision, for the caller
     legal = stack_array(1, MAX_VALUED, np.int64)[0]
     vals = stack_array(1, MAX_VALUED, np.float64)[0]
@@ -107,7 +107,7 @@ def turn_loop(st, gt, user_fn, stop_total, search, random_only):
         if random_only:
             n = list_into(st, gt, legal)
         else:
-            policy = st.seat_policy[seat]
+            policy = st.seating.policy[seat]
             n = list_and_value(st, gt, seat, is_heuristic(policy), policy == KERNEL_PLANNER, vals,
                                legal)
         if n == 1:
@@ -124,7 +124,7 @@ def turn_loop(st, gt, user_fn, stop_total, search, random_only):
                 if search and policy == KERNEL_ROLLOUT:
                     keep_listing(st, legal, vals, n)
                     return ON_SEARCH
-                i = choose_action(policy, st, gt, seat, n, st.seat_params[seat], user_fn, vals,
+                i = choose_action(policy, st, gt, seat, n, st.seating.params[seat], user_fn, vals,
                                   legal)
                 if i < 0:
                     st.g[G_POLICY_ERROR] = seat + 1

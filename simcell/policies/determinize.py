@@ -86,10 +86,10 @@ def copy_game(src, dst):
     copy2(dst.hp_round, src.hp_round)
     copy1(dst.first_player, src.first_player)
     copy1(dst.decisions, src.decisions)
-    copy1(dst.seat_player, src.seat_player)
-    copy1(dst.seat_policy, src.seat_policy)
-    copy1(dst.seat_label, src.seat_label)
-    copy2(dst.seat_params, src.seat_params)
+    copy1(dst.seating.player, src.seating.player)
+    copy1(dst.seating.policy, src.seating.policy)
+    copy1(dst.seating.label, src.seating.label)
+    copy2(dst.seating.params, src.seating.params)
 
 
 @kernel_jit

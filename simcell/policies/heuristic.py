@@ -74,7 +74,7 @@ def list_and_value(st, gt, seat, heuristic, plan, vals, legal):
     if valued:
         fill_hand_sizes(st)
     v = view_of(st, seat)  # (not read without `valued`: the blank context's View)
-    params = st.seat_params[seat]
+    params = st.seating.params[seat]
     if valued:
         ev = evaluator_context(v, gt, params, plan, ws, need, goal_bonus, fixed)
     else:

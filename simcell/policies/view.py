@@ -85,7 +85,7 @@ def make_view(st, seat):
 def fill_hand_sizes(st):
     """State.hand_size[s] = how many cards seat s holds (what the View shows of rivals' hands)."""
     for s in range(st.hand.shape[0]):
-        st.hand_size[s] = popcount(st.hand[s])
+        st.workspace.hand_size[s] = popcount(st.hand[s])
 
 
 @kernel_jit_inline
@@ -98,7 +98,7 @@ def view_of(st, seat):
         seat, st.hand[seat], st.returned[seat], st.g[G_PHASE], st.g[G_ROUND],
         st.g[G_EVENT_N] - st.g[G_EVENT_NEXT], revealed, st.g[G_MARKER], st.g[G_ROUND_HOLDER],
         st.g[G_GREY_LEFT], st.g[G_DISCOUNT], st.g[G_DECK_N], st.g[G_DISCARD_N], st.discard,
-        st.stock, st.hp, st.hand_size, st.bought, st.completed, st.completed_by_type, st.epi,
+        st.stock, st.hp, st.workspace.hand_size, st.bought, st.completed, st.completed_by_type, st.epi,
         st.yield_bonus, st.discount, st.own_left, st.out, st.grey_round, st.disks_free,
         st.markers_left, st.ves_owner, st.ves_origin, st.ves_load, st.ves_golgi, st.spot_occ,
         st.slot_card, st.goals, st.goal_mark, st.goal_nmark, st.bonus_res, st.bonus_n, st.supply,

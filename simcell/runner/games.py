@@ -26,6 +26,7 @@ from simcell.kernel.state import (
     GameRecords,
     GameTables,
     PlayerRecords,
+    Tallies,
     allocate_records,
     new_state,
 )
@@ -38,7 +39,7 @@ def tables_for(game: GameDefinition, players: int) -> GameTables:
     return build_tables(game, players)
 
 
-AGGREGATES = ("offered", "bought", "discarded", "acquired", "completed", "occupancy")
+AGGREGATES = Tallies._fields  # the kernel's block aggregates (vocabulary.KERNEL_AGGREGATES)
 
 
 @dataclass
@@ -48,7 +49,7 @@ class Chunk:
     players: np.ndarray  # player_record_dtype rows, game-major, seat-minor
     games: np.ndarray  # game_record_dtype rows
     decisions: int
-    aggregates: dict[str, np.ndarray]  # AGGREGATES -> State.agg_* arrays (first axis: block)
+    aggregates: dict[str, np.ndarray]  # AGGREGATES -> State.tallies arrays (first axis: block)
 
 
 def _structured(columns, spec: list[tuple], n: int) -> np.ndarray:
@@ -119,7 +120,7 @@ def chunk_buffers(gt: GameTables, key: tuple, blocks: int, n_games: int) -> Chun
         _BUFFERS[(key, blocks)] = buf
     else:
         for name in AGGREGATES:
-            getattr(buf.st, f"agg_{name}")[...] = 0
+            getattr(buf.st.tallies, name)[...] = 0
     return buf
 
 
@@ -128,7 +129,7 @@ def play_chunk_columns(
     seating: Seating, total_games: int, blocks: int, duplicate: bool, user_fn,
 ) -> tuple[ChunkBuffers, int]:
     """Play games first_game .. first_game + n_games - 1 of a run of `total_games` games into
-    reused buffers (record rows 0 .. n_games - 1; block aggregates in buffers.st.agg_*);
+    reused buffers (record rows 0 .. n_games - 1; block aggregates in buffers.st.tallies);
     returns the buffers and the policy decisions taken. Blocks as play_chunk says."""
     from simcell.play.game import PLAY_CHUNK
 
@@ -162,7 +163,7 @@ def play_chunk(
     buf, decisions = play_chunk_columns(game, players, seed, first_game, n_games, seating, total,
                                         blocks, duplicate, _user_fn(seating, base))
     p, g = to_structured(tables_for(game, players), buf.pr, buf.gr, n_games)
-    aggregates = {name: getattr(buf.st, f"agg_{name}").copy() for name in AGGREGATES}
+    aggregates = {name: getattr(buf.st.tallies, name).copy() for name in AGGREGATES}
     return Chunk(p, g, decisions, aggregates)
 
 

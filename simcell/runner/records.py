@@ -1,25 +1,13 @@
-"""The run directory's tables: kernel record columns to Arrow tables, and the block aggregates
-the runner adds to the kernel's own (per-seat figures and personal-stock flows).
+"""The run directory's record tables, made from the record fields of simcell/vocabulary.py
+(PLAYER_RECORD, GAME_RECORD): the kernel's record columns to Arrow tables, the README's table of
+their columns, and the block aggregates the runner adds to the kernel's own (per-seat figures
+and personal-stock flows).
 
-Record schema (RECORD_SCHEMA_VERSION; run metadata carries it):
+The run metadata carries vocabulary.RECORD_SCHEMA_VERSION. The per-player personal-stock flows
+(80% of a record's bytes) are not written per player: the `flows` block aggregate sums them by
+(block, policy, seat, flow row, resource), which is what the flow balances of the report read.
 
-players table, one row per (game, player):
-    game (int32), rotation, seat, player, policy (int8; policy = index into the field's policy
-    labels), final_hp, hp_<source> (HP_SOURCES; they add up to final_hp), hp_round_<r> (r = 1
-    .. the game's most rounds; -1 past the last round), win_share (float64), rank, dealt_mask,
-    kept_mask, bought_mask, completed_mask (uint64 card-id bit sets), completed_<type>,
-    flasks_exhausted, grey_used, laureates_taken, laureates_as_holder, goal_markers_placed,
-    vesicles_lost, vesicles_left, placed_<location>, stock_<resource>.
-games table, one row per game:
-    game, deal (int32), rotation, tie, event_<j> (event ids in reveal order, -1 padded),
-    events_removed (uint64), goal_<i> (goal ids in play), first_player_round_<r> (r >= 2; round 1
-    is seat 0's), peak_<resource>,
-    shortfall_<resource> (limited supply only), reshuffles, detox_removed (2 players with
-    two_player_remove_detox only), visible_mask.
-
-The per-player personal-stock flows (46 rows x 5 resources, 80% of a record's bytes) are not
-written per player: the `flows` block aggregate sums them by (block, policy, seat, flow row,
-resource), which is what the flow balances of the report read.
+    python -m simcell.runner.records   # prints the README's table of record columns
 """
 
 from __future__ import annotations
@@ -28,69 +16,103 @@ import numpy as np
 import pyarrow as pa
 
 from simcell.config.model import GameDefinition
+from simcell.kernel.state import GameRecords, PlayerRecords
+from simcell.kernel.sums import add_rows_by_key
 from simcell.vocabulary import (
     COMPLETED_TYPES,
+    GAME_RECORD,
     HP_SOURCES,
     N_RESOURCES,
+    PLAYER_RECORD,
+    RECORD_AXES,
     RESOURCES,
     SEAT_MEASURES,
     WIN_SHARE_SCALE,
+    RecordField,
     flow_row_names,
 )
-from simcell.kernel.sums import add_rows_by_key
-from simcell.kernel.state import GameRecords, PlayerRecords
 
-def _flat(table: dict, name: str, col: np.ndarray, labels) -> None:
-    for k, label in enumerate(labels):
-        table[f"{name}_{label}"] = col[:, k]
+PARQUET_TYPES = {"i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64", "u8": "uint64",
+                 "f8": "float64", "?": "bool"}
+
+
+def _labels(axis: str, game: GameDefinition, n: int) -> list:
+    """The column suffixes of an axis of n entries."""
+    if axis == "source":
+        return list(HP_SOURCES)
+    if axis == "type":
+        return list(COMPLETED_TYPES)
+    if axis == "resource":
+        return list(RESOURCES)
+    if axis == "location":
+        return [loc.id for loc in game.board.locations]
+    if axis == "round":
+        return list(range(1, n + 1))
+    return list(range(n))  # event, goal
+
+
+def _written(f: RecordField, game: GameDefinition, players: int) -> bool:
+    if f.column is None:
+        return False
+    if f.when == "supply_limited":
+        return game.rules.supply_limited
+    if f.when == "two_player_detox":
+        return players == 2 and game.rules.two_player_remove_detox
+    return True
+
+
+def record_table(fields: tuple[RecordField, ...], columns, game: GameDefinition, players: int,
+                 n: int) -> pa.Table:
+    """The Parquet table of the first n rows of the record columns: one column per field, or
+    per label of its axis, as the fields say."""
+    table: dict[str, np.ndarray] = {}
+    for f in fields:
+        if not _written(f, game, players):
+            continue
+        col = getattr(columns, f.name)[:n]
+        if f.dtype == "u8":
+            col = col.view(np.uint64)
+        if f.parquet:
+            col = col.astype(f.parquet)
+        name = f.column or f.name
+        if f.axis is None:
+            table[name] = col
+            continue
+        labels = _labels(f.axis, game, col.shape[1])
+        for k in range(f.first, col.shape[1]):
+            table[f"{name}_{labels[k]}"] = col[:, k]
+    return pa.table({k: np.ascontiguousarray(v) for k, v in table.items()})
 
 
 def player_table(pr: PlayerRecords, game: GameDefinition, players: int, n_games: int) -> pa.Table:
-    n = n_games * players
-    c: dict[str, np.ndarray] = {
-        "game": pr.game[:n].astype(np.int32),
-        "rotation": pr.rotation[:n],
-        "seat": pr.seat[:n],
-        "player": pr.player[:n],
-        "policy": pr.policy[:n],
-        "final_hp": pr.final_hp[:n],
-    }
-    _flat(c, "hp", pr.hp_by_source[:n], HP_SOURCES)
-    _flat(c, "hp_round", pr.hp_by_round[:n], range(1, pr.hp_by_round.shape[1] + 1))
-    c["win_share"] = pr.win_share[:n]
-    c["rank"] = pr.rank[:n]
-    for mask in ("dealt_mask", "kept_mask", "bought_mask", "completed_mask"):
-        c[mask] = getattr(pr, mask)[:n].view(np.uint64)
-    _flat(c, "completed", pr.completed_by_type[:n], COMPLETED_TYPES)
-    for name in ("flasks_exhausted", "grey_used", "laureates_taken", "laureates_as_holder",
-                 "goal_markers_placed", "vesicles_lost", "vesicles_left"):
-        c[name] = getattr(pr, name)[:n]
-    _flat(c, "placed", pr.placements_by_location[:n], [loc.id for loc in game.board.locations])
-    _flat(c, "stock", pr.stock[:n], RESOURCES)
-    return pa.table({k: np.ascontiguousarray(v) for k, v in c.items()})
+    """The players table of a chunk: one row per (game, player)."""
+    return record_table(PLAYER_RECORD, pr, game, players, n_games * players)
 
 
 def game_table(gr: GameRecords, game: GameDefinition, players: int, n_games: int) -> pa.Table:
-    n = n_games
-    c: dict[str, np.ndarray] = {
-        "game": gr.game[:n].astype(np.int32),
-        "deal": gr.deal[:n].astype(np.int32),
-        "rotation": gr.rotation[:n],
-        "tie": gr.tie[:n],
-    }
-    _flat(c, "event", gr.event_order[:n], range(gr.event_order.shape[1]))
-    c["events_removed"] = gr.events_removed[:n].view(np.uint64)
-    _flat(c, "goal", gr.goals_in_play[:n], range(gr.goals_in_play.shape[1]))
-    # the marker holder at the start of rounds 2 ..; round 1 is always seat 0 (setup)
-    _flat(c, "first_player_round", gr.first_player[:n, 1:], range(2, gr.first_player.shape[1] + 1))
-    _flat(c, "peak", gr.peak_use[:n], RESOURCES)
-    if game.rules.supply_limited:
-        _flat(c, "shortfall", gr.supply_shortfall[:n], RESOURCES)
-    c["reshuffles"] = gr.reshuffles[:n]
-    if players == 2 and game.rules.two_player_remove_detox:
-        c["detox_removed"] = gr.detox_removed[:n].view(np.uint64)
-    c["visible_mask"] = gr.visible_mask[:n].view(np.uint64)
-    return pa.table({k: np.ascontiguousarray(v) for k, v in c.items()})
+    """The games table of a chunk: one row per game."""
+    return record_table(GAME_RECORD, gr, game, players, n_games)
+
+
+def columns_markdown() -> str:
+    """The README's table of the record tables' columns, from the record fields."""
+    lines = []
+    for table, fields in (("players", PLAYER_RECORD), ("games", GAME_RECORD)):
+        lines += [f"| `{table}` column | type | holds |", "|---|---|---|"]
+        for f in fields:
+            if f.column is None:
+                continue
+            name = f.column or f.name
+            if f.axis is not None:
+                name = f"{name}_<{f.axis}>"
+            doc = f.doc + (f" ({f.axis}: {RECORD_AXES[f.axis]})" if f.axis else "")
+            if f.when == "supply_limited":
+                doc += "; only with a limited supply"
+            elif f.when == "two_player_detox":
+                doc += "; only at 2 players with two_player_remove_detox"
+            lines.append(f"| `{name}` | {PARQUET_TYPES[f.parquet or f.dtype]} | {doc} |")
+        lines.append("")
+    return "\n".join(lines)
 
 
 def runner_aggregates(pr: PlayerRecords, players: int, n_games: int, labels: int,
@@ -137,3 +159,7 @@ def axis_labels(game: GameDefinition, name: str) -> dict[str, list]:
         return {"flow": list(flow_row_names(tuple(loc.id for loc in game.board.locations))),
                 "resource": list(RESOURCES)}
     return {}
+
+
+if __name__ == "__main__":
+    print(columns_markdown(), end="")

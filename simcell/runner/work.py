@@ -108,7 +108,7 @@ def run_chunk(spec: ChunkSpec) -> ChunkResult:
     groups = spec.total // r
     game_blocks = (np.arange(spec.first, spec.first + spec.n) // r) * spec.blocks // groups
     b0, b1 = int(game_blocks[0]), int(game_blocks[-1])
-    aggregates = {name: getattr(buf.st, f"agg_{name}")[b0 : b1 + 1].copy() for name in AGGREGATES}
+    aggregates = {name: getattr(buf.st.tallies, name)[b0 : b1 + 1].copy() for name in AGGREGATES}
     aggregates.update(runner_aggregates(buf.pr, spec.players, spec.n, len(s.policies),
                                         game_blocks, b0, b1 - b0 + 1))
     return ChunkResult(

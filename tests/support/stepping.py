@@ -43,7 +43,7 @@ def next_decision(st, gt, base: Path = Path("."), seating: Seating | None = None
     start = int(st.g[G_TRACE_LEN])
     user_fn = (compile_user_policy(seating.user_policy, base)
                if seating is not None and seating.user_policy is not None else no_user_policy())
-    PLAY_GAME[game_loop(st.seat_policy)](st, gt, 0, 0, user_fn, True, 0, True, 1, *scratch_states(gt))
+    PLAY_GAME[game_loop(st.seating.policy)](st, gt, 0, 0, user_fn, True, 0, True, 1, *scratch_states(gt))
     trace = st.trace
     i = start
     while i < st.g[G_TRACE_LEN]:
@@ -58,5 +58,14 @@ def next_decision(st, gt, base: Path = Path("."), seating: Seating | None = None
 
 
 def copy_state(st):
-    """An independent copy of a State (every array copied)."""
-    return type(st)(*(np.copy(a) for a in st))
+    """An independent copy of a State (every array copied, its named parts too)."""
+    return type(st)(*(copy_state(a) if isinstance(a, tuple) else np.copy(a) for a in st))
+
+
+def state_arrays(st, prefix: str = ""):
+    """(name, array) of every array of a State, its named parts' as part.name."""
+    for name, a in zip(st._fields, st):
+        if isinstance(a, tuple):
+            yield from state_arrays(a, f"{prefix}{name}.")
+        else:
+            yield prefix + name, a
