@@ -53,7 +53,7 @@ SEED_CARD_COUNTS = {
     "detox": 7,
 }
 MAX_CARDS = 64  # cards are bits of 64-bit masks in the records
-# entries State.legal and State.policy_values hold past the most legal actions a decision can
+# entries State.workspace.legal and .values hold past the most legal actions a decision can
 # have (config/arrays.py max_legal): legal._add_if writes one code past the legal ones before
 # knowing whether to keep it, and the softmax works out weights in whole vectors of 8
 LEGAL_SLACK = 8
@@ -64,7 +64,7 @@ LEGAL_SLACK = 8
 MAX_VALUED = 65536
 # the heuristic evaluator values every collect spot and the three exhausts (their stock changes
 # are fixed by the board: GameTables.fixed_net) in one vectorised pass, into a scratch array of
-# FIXED_ROWS on the stack (policies/evaluate.py fixed_values): so at most this many collect spots
+# FIXED_ROWS on the stack (policies/values.py fixed_values): so at most this many collect spots
 MAX_COLLECT_SPOTS = 60
 FIXED_ROWS = 64  # MAX_COLLECT_SPOTS + 3 exhausts, in whole vectors of LEGAL_SLACK
 

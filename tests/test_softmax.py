@@ -13,7 +13,7 @@ from simcell.policies.softmax import CUT, SLACK, softmax_pick, softmax_weight
 
 def _with_slack(values: np.ndarray) -> np.ndarray:
     """A copy with the SLACK entries past the values that softmax_pick may write (as
-    State.policy_values has), NaN: read as values, they would spoil every draw."""
+    State.workspace.values has), NaN: read as values, they would spoil every draw."""
     return np.concatenate([values, np.full(SLACK, np.nan)])
 
 

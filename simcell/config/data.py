@@ -337,20 +337,26 @@ def _parse_effect(
     return Effect(**e)
 
 
+def _unique_id_and_name(row: Table, kind: str, ids: set[int], names: set[str]) -> tuple[int, str]:
+    """A data row's id and name, refused when another row of its kind has either."""
+    item_id = row.take("id", int, minimum=0)
+    name = row.take("name", str)
+    if item_id in ids:
+        raise row.error("id", f"duplicate {kind} id {item_id}")
+    if name in names:
+        raise row.error("name", f"duplicate {kind} name {name!r}")
+    ids.add(item_id)
+    names.add(name)
+    return item_id, name
+
+
 def _parse_effect_cards(t: Table, key: str, kinds: tuple[str, ...], board: Board) -> list[tuple[int, str, tuple[Effect, ...]]]:
     location_ids = {loc.id: loc.action for loc in board.locations}
     out = []
     ids: set[int] = set()
     names: set[str] = set()
     for row in t.tables(key):
-        card_id = row.take("id", int, minimum=0)
-        name = row.take("name", str)
-        if card_id in ids:
-            raise row.error("id", f"duplicate {key} id {card_id}")
-        if name in names:
-            raise row.error("name", f"duplicate {key} name {name!r}")
-        ids.add(card_id)
-        names.add(name)
+        card_id, name = _unique_id_and_name(row, key, ids, names)
         effect_tables = row.tables("effects")
         if not effect_tables:
             raise row.error("effects", "needs at least one effect")
@@ -390,14 +396,7 @@ def parse_goals(t: Table, board: Board) -> tuple[Goal, ...]:
     ids: set[int] = set()
     names: set[str] = set()
     for row in t.tables("goal"):
-        goal_id = row.take("id", int, minimum=0)
-        name = row.take("name", str)
-        if goal_id in ids:
-            raise row.error("id", f"duplicate goal id {goal_id}")
-        if name in names:
-            raise row.error("name", f"duplicate goal name {name!r}")
-        ids.add(goal_id)
-        names.add(name)
+        goal_id, name = _unique_id_and_name(row, "goal", ids, names)
         criterion = row.take("criterion", str, choices=GOAL_CRITERIA)
         g: dict[str, Any] = {"id": goal_id, "name": name, "criterion": criterion}
         g["hp"] = row.take("hp", int, minimum=0)

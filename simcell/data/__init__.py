@@ -1,0 +1,1 @@
+"""The shipped game data: one commented TOML file per kind (board, rules, cards, events, goals, epigenetic, report)."""

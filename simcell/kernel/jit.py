@@ -78,8 +78,8 @@ _PATCHED: list[bool] = []  # [whether the indexing patch is in] once install_pat
 def _kernel_indices_unwrapped() -> bool:
     """Compile the numba layer's array indexing without numba's negative-index wraparound.
     numba treats a signed index i < 0 as i + len, as Python does: a compare and an add against
-    the array's length before every access, on every load of the hot paths (greedy and random
-    about 11% slower with it). The kernel never indexes from the end (its -1s are "none"
+    the array's length before every access, on every load of the hot paths. The kernel never
+    indexes from the end (its -1s are "none"
     markers it tests before indexing), so in functions of simcell.kernel and simcell.policies
     (whose symbols numba names _ZN7simcell6kernel... and _ZN7simcell8policies...) an index is
     used as it is. Any other numba code, user policies included, keeps the wraparound. A build

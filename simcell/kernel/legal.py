@@ -1,15 +1,14 @@
 """Legal actions of the player to move in Phase 1 (RULES.md §2-3, docs/kernel-contract.md),
-written in ascending code order (the loops run in code order, so no sort) to State.legal
-(phase_one_legal) or, in the turn loop, to its stack vector (phase_one_listing's `legal`: no
-State array is stored to while listing, so the rules' loads from the State stay valid; greedy,
-planner and random about 3% faster side by side, every game the same).
+written in ascending code order (the loops run in code order, so no sort) to the workspace's
+list (phase_one_legal) or, in the turn loop, to its stack vector (phase_one_listing's `legal`:
+no State array is stored to while listing, so the rules' loads from the State stay valid).
 
 `phase_one_listing` can also value each action where it lists it, for the heuristic policies:
 with `valued`, vals[i] (the turn loop's values vector) is the evaluator's value of legal[i]
-(policies/values.py, the one door between the rules and the bots; `ev` is the decision's EvalContext). Each listing site knows its
-placement's kind, so it calls that kind's value function alone, where valuing the finished list
-decoded and dispatched every code again (greedy about 6% faster, every game the same). The
-rules do not depend on it: without `valued` nothing is valued and `ev` is not read. The rules
+(policies/values.py, the one door between the rules and the bots; `ev` is the decision's
+EvalContext). Each listing site knows its placement's kind, so it calls that kind's value
+function alone, instead of decoding and dispatching every listed code again. The rules do not
+depend on it: without `valued` nothing is valued and `ev` is not read. The rules
 alone (the random loop, the search's legal step, tests) pass `ev = None`: every valuing
 branch tests `valued and ev is not None`, which numba prunes before typing when `ev` is None
 (it prunes on a None argument, not on a constant False), so they compile without the
@@ -117,7 +116,7 @@ def _add(legal, n, code):
 @kernel_jit_inline
 def _add_if(legal, n, code, ok):
     """Append `code` if ok, without a branch: the code is written at n either way and n moves
-    on only if ok (State.legal and the turn loop's vector have slack past GameTables.max_legal's
+    on only if ok (the workspace's list and the turn loop's vector have slack past GameTables.max_legal's
     bound, config/arrays.py).
     Which spots are free changes every turn, so a branch here was mispredicted often."""
     legal[n] = code
@@ -159,7 +158,7 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
                     for r in range(5):
                         ok &= stock[seat, r] >= gt.spot_cost[spot, r]
                 # valued whether listed or not, without a branch on `ok` (mispredicted as
-                # often as _add_if's was; greedy 1.055 side by side): a spot not listed has
+                # often as _add_if's would be): a spot not listed has
                 # its value written at n, as its code is, and what is listed next overwrites
                 # both (nothing reads past the count)
                 if valued and ev is not None:

@@ -140,7 +140,7 @@ def resolve_event(st, gt, e):
                 elif cond == COND_STOCK_AT_MOST:
                     met = st.stock[s, gt.eff_res[j]] <= gt.eff_m[j]
                 elif cond == COND_COMPLETED_AT_LEAST:
-                    met = completed_in(st, s, gt.eff_types[j]) >= gt.eff_m[j]
+                    met = completed_in(st.completed_by_type, s, gt.eff_types[j]) >= gt.eff_m[j]
                 if met:
                     add_event_hp(st, s, gt.eff_n[j])
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from simcell.kernel.jit import kernel_jit
+from simcell.kernel.jit import kernel_jit, kernel_jit_inline
 
 from simcell.vocabulary import (
     GC_MOST_COMPLETED,
@@ -21,13 +21,14 @@ from simcell.kernel.state import G_PHASE, PH_OVER
 from simcell.kernel.stock import total_hp
 
 
-@kernel_jit
-def completed_in(st, seat, type_bits):
-    """Cards the seat completed of the completed types in the bit set."""
+@kernel_jit_inline
+def completed_in(completed_by_type, seat, type_bits):
+    """Cards the seat completed of the completed types in the bit set (`completed_by_type`:
+    State.completed_by_type, or a View's: [seat, completed type])."""
     n = 0
     for t in range(6):
         if (type_bits >> t) & 1:
-            n += st.completed_by_type[seat, t]
+            n += completed_by_type[seat, t]
     return n
 
 
@@ -37,13 +38,13 @@ def goal_bonus(st, gt, goal, seat):
     crit = gt.goal_criterion[goal]
     hp = gt.goal_hp[goal]
     if crit == GC_PER_COMPLETED:
-        return hp * completed_in(st, seat, gt.goal_types[goal])
+        return hp * completed_in(st.completed_by_type, seat, gt.goal_types[goal])
     if crit == GC_MOST_COMPLETED:
-        mine = completed_in(st, seat, gt.goal_types[goal])
+        mine = completed_in(st.completed_by_type, seat, gt.goal_types[goal])
         if mine < 1:
             return 0
         for s in range(gt.players):
-            if completed_in(st, s, gt.goal_types[goal]) > mine:
+            if completed_in(st.completed_by_type, s, gt.goal_types[goal]) > mine:
                 return 0
         return hp
     if crit == GC_PER_DISTINCT_TYPES:

@@ -4,8 +4,7 @@ The State's arrays all reach the compiled turn loop as pointers the compiler can
 so a store to one of them makes it load again whatever it had read from the others (the cards'
 tables, the seat's stock, the policy's parameters). A store to an alloca cannot change any of
 them, so the heuristic evaluator's per-decision card workspace, needs and goal bonuses live
-here (policies/heuristic.py): greedy 2.6% faster side by side, every game bit for bit the same
-(benchmarks/README.md, eighth session)."""
+here (policies/heuristic.py)."""
 
 from __future__ import annotations
 

@@ -79,8 +79,8 @@ def total_decisions(st):
 
 @kernel_jit_inline
 def keep_listing(st, legal, vals, n):
-    """The listed actions and their values into st.workspace.legal and st.workspace.values, where a caller
-    reads them."""
+    """The listed actions and their values into the State's workspace (legal, values), where a
+    caller reads them."""
     for j in range(n):
         st.workspace.legal[j] = legal[j]
         st.workspace.values[j] = vals[j]

@@ -18,6 +18,7 @@ import numpy as np
 
 from simcell.kernel.bits import lowest_bit
 from simcell.kernel.costs import completion_atp
+from simcell.kernel.scoring import completed_in
 from simcell.vocabulary import (
     ADDITIONAL_RESOURCE,
     ATP,
@@ -129,15 +130,6 @@ def card_worth(v, gt, params, goal_bonus, card):
 
 
 @kernel_jit_inline
-def completed_of(v, gt, seat, type_bits):
-    n = 0
-    for t in range(6):
-        if (type_bits >> t) & 1:
-            n += v.completed_by_type[seat, t]
-    return n
-
-
-@kernel_jit_inline
 def goal_expectation(v, gt, gi):
     """The seat's expected end bonus from goal gi if it holds a marker there."""
     s = v.seat
@@ -153,13 +145,13 @@ def goal_expectation(v, gt, gi):
             cards &= cards - np.int64(1)
             if (bits >> gt.card_type[c]) & 1:
                 held += 1
-        return hp * (completed_of(v, gt, s, bits) + 0.5 * held + 0.5)
+        return hp * (completed_in(v.completed_by_type, s, bits) + 0.5 * held + 0.5)
     if crit == GC_MOST_COMPLETED:
-        mine = completed_of(v, gt, s, bits)
+        mine = completed_in(v.completed_by_type, s, bits)
         best = 0
         for o in range(gt.players):
             if o != s:
-                best = max(best, completed_of(v, gt, o, bits))
+                best = max(best, completed_in(v.completed_by_type, o, bits))
         if mine > best:
             return hp * 0.8
         return hp * (0.4 if mine == best else 0.1)

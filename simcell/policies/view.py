@@ -76,21 +76,21 @@ class View(NamedTuple):
 
 @kernel_jit_inline
 def make_view(st, seat):
-    """The View of `seat` (fills State.hand_size, the one derived array)."""
+    """The View of `seat` (fills State.workspace.hand_size, the one derived array)."""
     fill_hand_sizes(st)
     return view_of(st, seat)
 
 
 @kernel_jit_inline
 def fill_hand_sizes(st):
-    """State.hand_size[s] = how many cards seat s holds (what the View shows of rivals' hands)."""
+    """State.workspace.hand_size[s] = how many cards seat s holds (what the View shows of rivals' hands)."""
     for s in range(st.hand.shape[0]):
         st.workspace.hand_size[s] = popcount(st.hand[s])
 
 
 @kernel_jit_inline
 def view_of(st, seat):
-    """The View of `seat`, with State.hand_size as last filled (make_view fills it first)."""
+    """The View of `seat`, with State.workspace.hand_size as last filled (make_view fills it first)."""
     revealed = np.int64(0)
     for j in range(st.g[G_EVENT_NEXT]):
         revealed |= np.int64(1) << np.int64(st.event_deck[j])
