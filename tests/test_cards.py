@@ -26,7 +26,7 @@ from simcell.config.load import load_default_game
 from simcell.vocabulary import CARD_FIELDS, RESOURCES
 from simcell.reports import cards as cs
 from simcell.reports.data import RunData
-from simcell.reports.intervals import jackknife
+from simcell.reports.intervals import OUT_OF_BAND, jackknife
 from simcell.reports.sections.cards import segment_cards
 from simcell.runner.run import RunOptions, Runner
 from tests.test_block_aggregates import slide_scenario
@@ -44,6 +44,24 @@ def _value(card, key):
     return f'"{v}"' if isinstance(v, str) else str(v)
 
 
+def write_deck(path: Path, cards: list[tuple]) -> Path:
+    """A cards file from (card, type, the card whose values it takes, {field: added}) rows."""
+    lines = []
+    for c, card_type, ref, added in cards:
+        lines += ["[[card]]", f"id = {c.id}", f'name = "{c.name}"', f'type = "{card_type}"']
+        for key in CARD_FIELDS[card_type]:
+            value = getattr(ref, key)
+            if value is None:
+                continue
+            if isinstance(value, int):
+                lines.append(f"{key} = {value + added.get(key, 0)}")
+            else:
+                lines.append(f"{key} = {_value(ref, key)}")
+        lines.append("")
+    path.write_text("\n".join(lines))
+    return path
+
+
 def uniform_deck(folder: Path, planted: bool) -> Path:
     """A cards file in which every card of a type has the first card of that type's values;
     with `planted`, enzyme PLANTED has +3 HP and enzyme JUNK +3 ATP."""
@@ -51,26 +69,13 @@ def uniform_deck(folder: Path, planted: bool) -> Path:
     reference = {}
     for c in game.cards:
         reference.setdefault(c.type, c)
-    lines = []
-    for c in game.cards:
-        ref = reference[c.type]
-        lines += ["[[card]]", f"id = {c.id}", f'name = "{c.name}"', f'type = "{c.type}"']
-        for key in CARD_FIELDS[c.type]:
-            value = getattr(ref, key)
-            if value is None:
-                continue
-            if planted and c.id == PLANTED and key == "hp":
-                value += 3
-            if planted and c.id == JUNK and key == "atp":
-                value += 3
-            lines.append(f"{key} = " + (_value(ref, key) if not isinstance(value, int) else str(value)))
-        lines.append("")
-    path = folder / ("planted.toml" if planted else "uniform.toml")
-    path.write_text("\n".join(lines))
-    return path
+    added = {PLANTED: {"hp": 3}, JUNK: {"atp": 3}} if planted else {}
+    return write_deck(folder / ("planted.toml" if planted else "uniform.toml"),
+                      [(c, c.type, reference[c.type], added.get(c.id, {})) for c in game.cards])
 
 
-def replicate(folder: Path, deck: Path, seed: int, games: int = GAMES) -> tuple[RunData, pd.DataFrame]:
+def play(folder: Path, deck: Path, seed: int, games: int = GAMES) -> RunData:
+    """A greedy run of the deck, PLAYERS players."""
     config = folder / f"run-{seed}.toml"
     config.write_text(f"""
 [run]
@@ -87,7 +92,11 @@ cards = "{deck.name}"
 """)
     out = folder / f"out-{seed}"
     Runner(config, RunOptions(out=out, workers=1)).run()
-    run = RunData(out)
+    return RunData(out)
+
+
+def replicate(folder: Path, deck: Path, seed: int, games: int = GAMES) -> tuple[RunData, pd.DataFrame]:
+    run = play(folder, deck, seed, games)
     return run, segment_cards(run, run.segments[0], BAND)
 
 
@@ -324,3 +333,68 @@ def test_bits_by_block_adds_in_a_fixed_order_to_the_last_bit():
     assert np.array_equal(sums, ref_sums)
     assert np.array_equal(cs.bits_by_block(masks, starts)[0], ref_counts)
     assert cs.bits_by_block(masks, starts)[1] is None
+
+
+# -- type level (STATISTICS.md "Type level") ------------------------------------------------------
+# A uniform deck is no null for types (types differ by design: its Enzymes are about 10 pp below
+# the average card). The null is a deck of one card: every card the first shipped Enzyme under its
+# own id and name, read with the shipped types as labels, so every label's true gap is exactly 0;
+# planted, the cards labelled Enzyme have +2 HP.
+TYPE_BAND = 1.0
+
+
+def one_card_deck(folder: Path, planted: bool) -> Path:
+    game = load_default_game()
+    ref = next(c for c in game.cards if c.type == "enzyme")
+    return write_deck(folder / ("one-card-planted.toml" if planted else "one-card.toml"),
+                      [(c, "enzyme", ref, {"hp": 2} if planted and c.type == "enzyme" else {})
+                       for c in game.cards])
+
+
+def labelled_types(folder: Path, deck: Path, seed: int, games: int) -> pd.DataFrame:
+    """The report's type table of a run of `deck`, with the shipped types as labels."""
+    from simcell.reports.sections.cards import _card_sums, type_table
+
+    run = play(folder, deck, seed, games)
+    sums = _card_sums(run, run.segments[0])
+    shipped = load_default_game().cards
+    ids = np.array([c.id for c in shipped])
+    labels = np.array([c.type for c in shipped])
+    return type_table(cs.type_effects(sums.opening[..., 0], sums.dealt, ids, labels), TYPE_BAND)
+
+
+def test_type_effects_by_hand():
+    # two blocks, four cards: types a (cards 0, 1) and b (cards 2, 3)
+    num = np.zeros((2, 64))
+    den = np.zeros((2, 64))
+    num[:, :4] = [[2.0, 0.0, -1.0, -1.0], [2.0, 2.0, -3.0, -1.0]]
+    den[:, :4] = 1.0
+    t = cs.type_effects(num, den, np.arange(4), np.array(["a", "a", "b", "b"]))
+    # effects 2, 1, -2, -1: all-card mean 0, type a +1.5, type b -1.5
+    assert t.types.tolist() == ["a", "b"] and t.cards.tolist() == [2, 2]
+    assert t.gap.tolist() == [1.5, -1.5]
+    # leave block 0 out: a (2 + 2) / 2 = 2 against mean 0 (gap 2); block 1 out: (2 + 0) / 2 = 1 (gap 1)
+    assert t.gap_se[0] == pytest.approx(np.sqrt(0.5 * ((2 - 1.5) ** 2 + (1 - 1.5) ** 2)))
+
+
+def test_type_verdict_flags_a_planted_type(tmp_path):
+    t = labelled_types(tmp_path, one_card_deck(tmp_path, planted=True), 3000, 20_000)
+    row = t.set_index("type").loc["enzyme"]
+    assert row["verdict"] == OUT_OF_BAND, t
+    assert t.loc[t["gap_pp"].idxmax(), "type"] == "enzyme"
+    assert (t.loc[t["type"] != "enzyme", "verdict"] != OUT_OF_BAND).all(), t
+
+
+def test_type_verdict_on_a_one_card_deck(tmp_path):
+    deck = one_card_deck(tmp_path, planted=False)
+    flagged = sum((labelled_types(tmp_path, deck, 3100 + r, GAMES)["verdict"] == OUT_OF_BAND).any()
+                  for r in range(5))
+    assert flagged <= 2  # P(X >= 3 | 5, 0.05) = 0.1%
+
+
+@pytest.mark.slow
+def test_type_verdict_on_a_one_card_deck_forty_replicates(tmp_path):
+    deck = one_card_deck(tmp_path, planted=False)
+    clean = sum(not (labelled_types(tmp_path, deck, 7000 + r, GAMES)["verdict"] == OUT_OF_BAND).any()
+                for r in range(40))
+    assert clean >= 38, clean

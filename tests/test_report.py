@@ -195,24 +195,62 @@ def test_every_section_and_figure_in_both_formats(random_run):
     for name in ("seat_win_share", "hp_by_source_seat", "hp_variance_share", "final_hp_by_policy",
                  "winning_hp_margin", "lead_stability", "spot_occupancy"):
         assert name in figures
-    for name in ("card_verdicts", "card_strength", "card_market", "card_efficiency", "card_types",
-                 "card_forest_3p_f0", "card_funnel_3p_f0"):
+    for name in ("card_verdicts", "card_top", "card_strength", "card_market", "card_efficiency",
+                 "card_types", "card_type_forest", "card_forest_3p_f0", "card_funnel_3p_f0"):
         assert name in tables or name in figures
-    for name in ("verdicts", "seat_advantage", "seat_equality_test", "hp_by_source", "policy_seat_balance",
+    for name in ("verdicts", "seat_advantage", "seat_hp_sources", "seat_marker", "seat_marker_by_round",
+                 "seat_levers", "seat_equality_test", "hp_by_source", "policy_seat_balance",
                  "game_shape", "lead_stability", "spot_occupancy", "event_effects", "resource_flows",
                  "component_counts", "sample_size"):
         assert name in tables
     for f in figures:
         assert f"(figures/{f}.png)" in md
     assert page.count('src="data:image/png;base64,') == len(figures)
-    for title in ("What was run", "Verdicts", "Cards", "Seat advantage", "Where the HP come from",
+    for title in ("Summary", "What was run", "Verdicts", "Cards", "Seat advantage", "Where the HP come from",
                   "Policies", "Game shape", "Sample size", "Notes on method"):
         assert f"## {title}" in md and f">{title}</h2>" in page
     for t in tables:
         assert f"tables/{t}.csv" in md
-    # verdicts come first, after the header
-    assert md.index("## Verdicts") < md.index("## Cards") < md.index("## Seat advantage")
-    assert md.index("## Seat advantage") < md.index("## Where the HP")
+    # the summary first, then the verdicts and the sections they summarise; provenance last
+    order = [md.index(f"\n## {t}\n") for t in ("Summary", "Verdicts", "Seat advantage", "Cards",
+                                                 "Where the HP come from", "Sample size",
+                                                 "What was run", "Notes on method")]
+    assert order == sorted(order)
+    assert page.index('<h2 id="summary">') < page.index("<h2", page.index('<h2 id="summary">') + 1)
+    assert page.index("<h2") == page.index('<h2 id="summary">')
+
+
+def test_summary_sentences_follow_the_tables(random_run):
+    """The summary is written from the sections' own tables: a figure changed in a table
+    changes its sentence, and every sentence links to its section."""
+    from simcell.reports.sections import summary
+
+    t = random_run / "report" / "tables"
+    seats, sources = pd.read_csv(t / "seat_advantage.csv"), pd.read_csv(t / "seat_hp_sources.csv")
+    before = summary.seat_sentences(seats, sources, 2.0)
+    assert f"{seats.loc[0, 'win_share_pp']:.1f}%" in before[0] and "(seat 0)" in before[0]
+    changed = seats.copy()
+    changed.loc[0, ["win_share_pp", "win_share_pp_low", "win_share_pp_high"]] = [71.25, 70.5, 72.0]
+    after = summary.seat_sentences(changed, sources, 2.0)
+    assert "71.2% (70.5 to 72.0)" in after[0] and after[0] != before[0]
+    # the largest source of the first player's lead names the sentence's cause
+    lead = sources.copy()
+    lead.loc[lead["seat"] == 0, "hp_above_table_event"] = 99.0
+    assert "from events (+99.00" in summary.seat_sentences(seats, lead, 2.0)[1]
+    types = pd.read_csv(t / "card_types.csv")
+    flip = types.copy()
+    flip.loc[0, ["gap_pp", "gap_pp_low", "gap_pp_high", "verdict"]] = [12.5, 11.0, 14.0, "out of band"]
+    text = summary.type_sentence(flip, 1.0)[0]
+    assert "+12.5 (+11.0 to +14.0) pp" in text
+    assert summary.TYPE_PLURALS[flip.loc[0, "type"]] in text
+    cards = pd.read_csv(t / "card_strength.csv")
+    top = cards.loc[cards["contrast_pp"].idxmax(), "name"]
+    assert f"strongest against its type is {top}" in summary.card_sentence(cards, 1.0)[0]
+    md = (random_run / "report" / "report.md").read_text()
+    block = md[md.index("## Summary"):md.index("## Verdicts")]
+    items = [line for line in block.splitlines() if line.startswith("- ")]
+    assert 3 <= len(items) <= 8 and before[0] in block
+    assert all(re.search(r"\]\(#\w+\)\.$", line) for line in items)
 
 
 def test_html_has_no_external_references(random_run):

@@ -16,7 +16,17 @@ from pathlib import Path
 
 from simcell.reports.data import RunData
 from simcell.reports.render import Report, Section, write_report
-from simcell.reports.sections import advice, cards, header, policies, seats, shape, sources, verdicts
+from simcell.reports.sections import (
+    advice,
+    cards,
+    header,
+    policies,
+    seats,
+    shape,
+    sources,
+    summary,
+    verdicts,
+)
 
 REPORT_DIR = "report"
 
@@ -29,16 +39,21 @@ def _card_band(run: RunData) -> float:
     return float(run.resolved["report"]["bands"]["card_open_hand_pp"])
 
 
-# the report's sections, in reading order
+def _type_band(run: RunData) -> float:
+    # runs made before the type band existed: its shipped default
+    return float(run.resolved["report"]["bands"].get("card_type_pp", 1.0))
+
+
+# the report's sections, in reading order after the summary (written last, from their tables)
 SECTIONS: dict[str, Callable[[RunData], Section]] = {
-    "header": header.build,
     "verdicts": verdicts.build,
-    "cards": lambda run: cards.build(run, _card_band(run)),
     "seats": lambda run: seats.build(run, _seat_band(run)),
+    "cards": lambda run: cards.build(run, _card_band(run), _type_band(run)),
     "sources": sources.build,
     "policies": policies.build,
     "shape": shape.build,
     "advice": advice.build,
+    "header": header.build,
     "notes": lambda run: header.notes(),
 }
 # built beside the rest: about half the work (1M games, one process each: these 5.3 s, the rest
@@ -77,7 +92,11 @@ def build_report(root: Path, out: Path | None = None, jobs: int | None = None) -
                 built.update(side.result())
             finally:
                 side.cancel()
+    tables = {t.name: t.data for sec in built.values() for t in sec.tables}
+    bands = {"seat_win_share_pp": _seat_band(run), "card_open_hand_pp": _card_band(run),
+             "card_type_pp": _type_band(run)}
+    first = summary.build(run, tables, bands)
     title = f"simcell balance report: {Path(run.meta['config']).name}, {run.meta['games']:,} games"
     folder = out or Path(root) / REPORT_DIR
-    write_report(Report(title, [built[n] for n in SECTIONS]), folder)
+    write_report(Report(title, [first] + [built[n] for n in SECTIONS]), folder)
     return folder

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -99,18 +100,32 @@ def opening_hand_sums(dealt: np.ndarray, values: np.ndarray, players: int,
     return (sums[..., 0] if flat else sums), games
 
 
+def _effects(n: np.ndarray, d: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return n / d
+
+
+def _by_block(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray):
+    """Per-card effects of the whole run and with each block left out (k x cards), from the
+    blocks that dealt any card."""
+    num, den = num[:, card_ids], den[:, card_ids]
+    used = den.sum(axis=1) > 0
+    num, den = num[used], den[used]
+    total_n, total_d = num.sum(axis=0), den.sum(axis=0)
+    left = _effects(total_n[None, :] - num, total_d[None, :] - den)
+    return _effects(total_n, total_d), left, total_d
+
+
+def _jackknife_se(left: np.ndarray) -> np.ndarray:
+    k = left.shape[0]
+    return np.sqrt((k - 1) / k * np.nansum((left - np.nanmean(left, axis=0)) ** 2, axis=0))
+
+
 def card_effects(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray,
                  card_types: np.ndarray) -> CardEffects:
     """Opening-hand effects and within-type contrasts of the cards `card_ids`, from per-block
     sums (opening_hand_sums), with their delete-a-block jackknife."""
-    num, den = num[:, card_ids], den[:, card_ids]
-    used = den.sum(axis=1) > 0
-    num, den = num[used], den[used]
-    k = num.shape[0]
-
-    def effects(n, d):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return n / d
+    est, left, dealt = _by_block(num, den, card_ids)
 
     def contrasts(e):
         out = np.full_like(e, np.nan)
@@ -123,16 +138,40 @@ def card_effects(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray,
             out[..., idx] = part - others
         return out
 
-    total_n, total_d = num.sum(axis=0), den.sum(axis=0)
-    est = effects(total_n, total_d)
-    con = contrasts(est)
-    left = effects(total_n[None, :] - num, total_d[None, :] - den)  # k x cards
-    left_con = contrasts(left)
+    return CardEffects(card_ids, dealt.astype(np.int64), est, _jackknife_se(left), contrasts(est),
+                       _jackknife_se(contrasts(left)), left.shape[0] - 1)
 
-    def jk_se(lo):
-        return np.sqrt((k - 1) / k * np.nansum((lo - np.nanmean(lo, axis=0)) ** 2, axis=0))
 
-    return CardEffects(card_ids, total_d.astype(np.int64), est, jk_se(left), con, jk_se(left_con), k - 1)
+@dataclass
+class TypeEffects:
+    """Per card type (STATISTICS.md "Type level"): the mean opening-hand effect of its cards
+    minus the mean over all cards, with its delete-a-block jackknife."""
+
+    types: np.ndarray  # type names, in first-seen order
+    cards: np.ndarray  # cards of each type with an estimate
+    gap: np.ndarray
+    gap_se: np.ndarray
+    df: int
+
+
+def type_effects(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray,
+                 card_types: np.ndarray) -> TypeEffects:
+    """Each type's mean card effect minus the all-card mean (cards weigh equally, as a designer
+    counts them), from the same per-block sums as card_effects."""
+    est, left, _ = _by_block(num, den, card_ids)
+    names = np.array(list(dict.fromkeys(card_types)))
+
+    def gaps(e):
+        ok = np.isfinite(est)  # a card never dealt has no effect; it leaves every mean
+        overall = np.nanmean(np.where(ok, e, np.nan), axis=-1)
+        return np.stack([np.nanmean(np.where(ok & (card_types == t), e, np.nan), axis=-1) - overall
+                         for t in names], axis=-1)
+
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a type none of whose cards was dealt
+        value, leave_out = gaps(est), gaps(left)
+    counts = np.array([int((np.isfinite(est) & (card_types == t)).sum()) for t in names])
+    return TypeEffects(names, counts, value, _jackknife_se(leave_out), left.shape[0] - 1)
 
 
 def bh_qvalues(p: np.ndarray) -> np.ndarray:

@@ -25,6 +25,8 @@ class Table:
     data: pd.DataFrame  # the numbers, written as CSV
     display: pd.DataFrame | None = None  # the formatted table for Markdown and HTML
     note: str = ""
+    collapsed: bool = False  # HTML: folded under its title (full tables for reference; not printed)
+    csv_only: bool = False  # written as CSV, not shown (the data behind a figure)
 
 
 @dataclass
@@ -73,24 +75,68 @@ def _md_table(df: pd.DataFrame) -> str:
     return "\n".join(out)
 
 
+_NUMBER = re.compile(r"^[-+−]?\d|^n/a$|^$")
+
+
+def _html_table(df: pd.DataFrame) -> str:
+    """A table with numeric columns right-aligned and text columns left-aligned."""
+    cells = [[str(v) for v in row] for row in df.itertuples(index=False)]
+    numeric = [all(_NUMBER.match(r[j]) for r in cells) for j in range(df.shape[1])]
+    align = ['' if n else ' class="t"' for n in numeric]
+    head = "".join(f"<th{a}>{html.escape(str(c))}</th>" for c, a in zip(df.columns, align))
+    rows = "".join("<tr>" + "".join(f"<td{a}>{html.escape(v)}</td>" for v, a in zip(r, align)) + "</tr>"
+                   for r in cells)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
 def _inline_html(text: str) -> str:
     t = html.escape(text)
     t = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", t)
+    t = re.sub(r"\[([^\]]+)\]\((#[\w-]+)\)", r'<a href="\2">\1</a>', t)  # links within the page
     return re.sub(r"`(.+?)`", r"<code>\1</code>", t)
 
 
+# Tables wrap inside their cells rather than scroll; print drops the navigation and folded
+# tables, and keeps figures and headings with what follows them.
 CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:70rem;margin:2rem auto;
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:62rem;margin:2rem auto;
 padding:0 1rem;color:#222;line-height:1.45}
 h1{font-size:1.6rem}h2{font-size:1.3rem;border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}
 h3{font-size:1.05rem}
-table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.85rem;display:block;overflow-x:auto}
-th,td{border:1px solid #ddd;padding:.2rem .5rem;text-align:right;white-space:nowrap}
-th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
-figure{margin:1rem 0}img{max-width:100%;height:auto}figcaption{font-size:.85rem;color:#555}
-code{background:#f3f3f3;padding:0 .2rem}.note{font-size:.85rem;color:#555}
+table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.85rem;max-width:100%}
+th,td{border:1px solid #ddd;padding:.2rem .4rem;text-align:right;vertical-align:top;overflow-wrap:anywhere}
+th{background:#f3f3f3;font-weight:600}.t{text-align:left}
+figure{margin:1rem 0;break-inside:avoid}img{max-width:100%;height:auto}figcaption{font-size:.85rem;color:#555}
+code{background:#f3f3f3;padding:0 .2rem;overflow-wrap:anywhere}.note{font-size:.85rem;color:#555}
+details{margin:.5rem 0 1rem}summary{cursor:pointer;font-weight:600}
 nav ul{columns:2;font-size:.9rem}
+.summary li{margin:.35rem 0}
+@page{size:A4;margin:12mm}
+@media print{body{max-width:none;margin:0;padding:0;font-size:9.5pt}nav,details{display:none}
+table{font-size:7.5pt}h2{break-after:avoid;margin-top:1.2rem}h3{break-after:avoid}
+img{max-height:18cm;object-fit:contain}}
 """
+
+
+def _table(t: Table, out: Path, md: list[str], body: list[str]) -> Path:
+    """Write a table's CSV and add it to the Markdown and HTML bodies; returns the CSV path."""
+    path = out / "tables" / f"{t.name}.csv"
+    write_atomic(path, t.data.to_csv(index=False, float_format="%.10g", lineterminator="\n").encode())
+    if t.csv_only:
+        return path
+    shown = t.display if t.display is not None else t.data
+    md += [f"### {t.title}", "", _md_table(shown), ""]
+    table = _html_table(shown)
+    note = f'<p class="note">{_inline_html(t.note)}</p>' if t.note else ""
+    if t.collapsed:
+        body.append(f"<details><summary>{html.escape(t.title)} ({len(shown)} rows; "
+                    f"<code>tables/{t.name}.csv</code>)</summary>{table}{note}</details>")
+    else:
+        body += [f"<h3>{html.escape(t.title)}</h3>", table] + ([note] if note else [])
+    if t.note:
+        md += [f"*{t.note}*", ""]
+    md += [f"(table: `tables/{t.name}.csv`)", ""]
+    return path
 
 
 def write_report(report: Report, out: Path) -> list[Path]:
@@ -103,21 +149,22 @@ def write_report(report: Report, out: Path) -> list[Path]:
     for s in report.sections:
         md += [f"## {s.title}", ""]
         body.append(f'<h2 id="{s.key}">{html.escape(s.title)}</h2>')
-        for p in s.text:
-            md += [p, ""]
-            body.append(f"<p>{_inline_html(p)}</p>")
-        for t in s.tables:
-            path = out / "tables" / f"{t.name}.csv"
-            write_atomic(path, t.data.to_csv(index=False, float_format="%.10g", lineterminator="\n").encode())
-            written.append(path)
-            shown = t.display if t.display is not None else t.data
-            md += [f"### {t.title}", "", _md_table(shown), ""]
-            body.append(f"<h3>{html.escape(t.title)}</h3>")
-            body.append(shown.to_html(index=False, border=0, escape=True))
-            if t.note:
-                md += [f"*{t.note}*", ""]
-                body.append(f'<p class="note">{_inline_html(t.note)}</p>')
-            md += [f"(table: `tables/{t.name}.csv`)", ""]
+        items: list[str] = []  # a run of "- " paragraphs is one list
+        for p in s.text + [""]:
+            if p.startswith("- "):
+                items.append(f"<li>{_inline_html(p[2:])}</li>")
+                md.append(p)
+                continue
+            if items:
+                body.append(f'<ul class="{s.key}">' + "".join(items) + "</ul>")
+                md.append("")
+                items = []
+            if p:
+                md += [p, ""]
+                body.append(f"<p>{_inline_html(p)}</p>")
+        # tables shown in the body, then the figures, then the full tables folded
+        for t in (t for t in s.tables if not t.collapsed):
+            written.append(_table(t, out, md, body))
         for f in s.figures:
             data = png_bytes(f.fig)
             path = out / "figures" / f"{f.name}.png"
@@ -129,6 +176,8 @@ def write_report(report: Report, out: Path) -> list[Path]:
             b64 = base64.b64encode(data).decode("ascii")
             body.append(f'<figure><img alt="{html.escape(f.title)}" src="data:image/png;base64,{b64}">'
                         f"<figcaption>{_inline_html(f.caption)}</figcaption></figure>")
+        for t in (t for t in s.tables if t.collapsed):
+            written.append(_table(t, out, md, body))
     page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{html.escape(report.title)}</title><style>{CSS}</style></head><body>\n"

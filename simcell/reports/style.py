@@ -8,6 +8,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only, no display; set before pyplot is imported anywhere
 
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 
 from simcell.vocabulary import COMPLETED_TYPES, HP_SOURCES  # noqa: E402
 
@@ -58,3 +59,48 @@ def figure(**kwargs):
 
 def pretty(name: str) -> str:
     return name.replace("_", " ")
+
+
+# a column of names beside a figure's axes (name_points): the spacing, in multiples of the font size
+LABEL_LINE = 1.4
+
+
+def label_column_height(n: int, fontsize: float = 7.0) -> float:
+    """Inches a column of n names takes: the axes height that fits them (name_points)."""
+    return n * fontsize * LABEL_LINE / 72
+
+
+def spread(wanted, gap: float, low: float = 0.0, high: float = 1.0) -> np.ndarray:
+    """Positions as near to `wanted` (ascending) as they can be while at least `gap` apart,
+    within [low, high] when they fit there: moved up past the ones below, then down from the
+    top."""
+    out = np.clip(np.asarray(wanted, dtype=float), low, high)
+    for i in range(1, len(out)):
+        out[i] = max(out[i], out[i - 1] + gap)
+    if len(out) and out[-1] > high:
+        out[-1] = high
+        for i in range(len(out) - 2, -1, -1):
+            out[i] = min(out[i], out[i + 1] - gap)
+    return out
+
+
+def name_points(ax, x, y, names, fontsize: float = 7.0) -> None:
+    """Name points of `ax` in a column beside its right edge, each name joined to its point by
+    a thin line: in the order of the points' heights, at least a line apart, as near to their
+    points' heights as that allows. Names written at their points overlap when the points are
+    close (flagged cards dealt about equally often). Call after everything that sets the y
+    limits is drawn (they are fixed here) and after the axes' final position is set (its height
+    fits label_column_height(len(names)) or more)."""
+    x, y, names = np.asarray(x, dtype=float), np.asarray(y, dtype=float), [str(n) for n in names]
+    if not len(names):
+        return
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high)
+    height_in = ax.get_position().height * ax.figure.get_figheight()
+    order = sorted(range(len(names)), key=lambda i: (y[i], names[i]))
+    at = spread([(y[i] - low) / (high - low) for i in order], fontsize * LABEL_LINE / 72 / height_in)
+    for i, level in zip(order, at):
+        ax.annotate(names[i], (x[i], y[i]), xytext=(1.03, level), textcoords="axes fraction",
+                    ha="left", va="center", fontsize=fontsize, annotation_clip=False,
+                    arrowprops={"arrowstyle": "-", "color": "#888888", "lw": 0.6, "shrinkA": 0,
+                                "shrinkB": 2})

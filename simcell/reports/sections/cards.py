@@ -13,9 +13,18 @@ from simcell.vocabulary import COMPLETED_TYPES
 from simcell.reports import cards as cs
 from simcell.reports.data import RunData, SegmentInfo
 from simcell.reports.estimates import ci_of
-from simcell.reports.intervals import jackknife_ratio
+from simcell.reports.intervals import (
+    IN_BAND,
+    INCONCLUSIVE,
+    LEVEL,
+    OUT_OF_BAND,
+    Estimate,
+    jackknife_ratio,
+    sidak,
+    verdict,
+)
 from simcell.reports.render import Figure, Section, Table
-from simcell.reports.style import TYPE_COLOURS, figure, pretty
+from simcell.reports.style import TYPE_COLOURS, figure, label_column_height, name_points, pretty
 
 COLUMNS = ["policy", "win_share", "final_hp", "dealt_mask", "kept_mask", "bought_mask",
            "completed_mask"] + [f"completed_{t}" for t in COMPLETED_TYPES]
@@ -47,7 +56,15 @@ class _CardSums:
 
 
 def _card_sums(run: RunData, seg: SegmentInfo) -> _CardSums:
-    """One pass over the segment's records, part by part (memory does not grow with the run)."""
+    """One pass over the segment's records, part by part (memory does not grow with the run);
+    kept for the other card figures of the same segment."""
+    cache = run.cache.setdefault("card_sums", {})
+    if (seg.players, seg.field) not in cache:
+        cache[(seg.players, seg.field)] = _sum_cards(run, seg)
+    return cache[(seg.players, seg.field)]
+
+
+def _sum_cards(run: RunData, seg: SegmentInfo) -> _CardSums:
     p, k = seg.players, seg.blocks
     opening, dealt_n = np.zeros((k, 64, 2)), np.zeros((k, 64))
     kept_n, acquired_n, completed_n = np.zeros((k, 64)), np.zeros((k, 64)), np.zeros((k, 64))
@@ -154,30 +171,92 @@ def segment_cards(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFram
     return out
 
 
+def segment_types(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFrame:
+    """One row per card type of a segment (type_table)."""
+    cards = card_table(run)
+    sums = _card_sums(run, seg)
+    t = cs.type_effects(sums.opening[..., 0], sums.dealt, cards["id"].to_numpy(), cards["type"].to_numpy())
+    return type_table(t, band_pp).assign(players=seg.players, field=seg.field_name)[
+        ["players", "field"] + TYPE_COLUMNS]
+
+
+TYPE_COLUMNS = ["type", "cards", "gap_pp", "gap_pp_low", "gap_pp_high", "gap_pp_se", "gap_pp_sim_low",
+                "gap_pp_sim_high", "verdict"]
+
+
+def type_table(t: cs.TypeEffects, band_pp: float) -> pd.DataFrame:
+    """Each type's mean opening-hand effect on win share minus the all-card mean (pp): a 95%
+    interval, one simultaneous over the types (Šidák), and the verdict against the band at the
+    simultaneous level (so that a deck whose types are all in line flags none 95% of the time)."""
+    level = sidak(LEVEL, len(t.types))
+    rows = []
+    for name, n, gap, se in zip(t.types, t.cards, t.gap * 100, t.gap_se * 100):
+        e = Estimate(float(gap), float(se), t.df)
+        s = e.at_level(level)
+        rows.append({"type": name, "cards": int(n), "gap_pp": e.value, "gap_pp_low": e.low,
+                     "gap_pp_high": e.high, "gap_pp_se": e.se, "gap_pp_sim_low": s.low,
+                     "gap_pp_sim_high": s.high, "verdict": verdict(e, band_pp, 1 - level)})
+    return pd.DataFrame(rows, columns=TYPE_COLUMNS)
+
+
+def card_verdict(c: pd.DataFrame, band: float) -> np.ndarray:
+    """Per card: out of band (flagged), in band (simultaneous interval inside the band), or
+    inconclusive."""
+    inside = (c["contrast_sim_low"] >= -band) & (c["contrast_sim_high"] <= band)
+    return np.where(c["flagged"], OUT_OF_BAND, np.where(inside, IN_BAND, INCONCLUSIVE))
+
+
+TOP = 3  # strongest and weakest cards shown in the body, beside every card out of band
+
+
+def _top_cards(allc: pd.DataFrame, band: float) -> Table:
+    """The cards a designer looks at first: every card out of band and the strongest and weakest
+    by their type, per player count and field."""
+    picked = []
+    for _, part in allc.groupby(["players", "field"], sort=False):
+        ranked = part[np.isfinite(part["contrast_pp"])].sort_values("contrast_pp", ascending=False)
+        keep = set(ranked.index[:TOP]) | set(ranked.index[-TOP:]) | set(part.index[part["flagged"]])
+        picked.append(ranked.loc[[i for i in ranked.index if i in keep]])
+    top = pd.concat(picked)
+    top = top.assign(verdict=card_verdict(top, band))
+    many = top["players"].nunique() > 1 or top["field"].nunique() > 1
+    shown = pd.DataFrame({
+        **({"players": top["players"]} if many else {}),
+        "card": top["name"], "type": top["type"].map(pretty),
+        "against its type, pp": ci_of(top, "contrast_pp", sign=True),
+        "opening-hand effect, pp": ci_of(top, "open_hand_win_pp", sign=True),
+        "verdict": top["verdict"],
+        "pick rate %": ci_of(top, "pick_rate", scale=100),
+        "completed %": ci_of(top, "completion_rate", scale=100),
+    })
+    cols = ["players", "field", "card", "name", "type", "contrast_pp", "contrast_pp_low", "contrast_pp_high",
+            "open_hand_win_pp", "open_hand_win_pp_low", "open_hand_win_pp_high", "verdict", "pick_rate",
+            "pick_rate_low", "pick_rate_high", "completion_rate", "completion_rate_low",
+            "completion_rate_high"]
+    return Table("card_top", "Cards out of band, and the strongest and weakest against their type",
+                 top[cols], shown,
+                 note=f"Band ±{band:g} pp; 95% intervals. Pick rate: purchases per Phase 1 in a Card "
+                      "Area slot; completed: of the players who kept or bought it.")
+
+
 def _t(df: int) -> float:
     from scipy import stats
 
     return float(stats.t.ppf(0.975, df))
 
 
-def build(run: RunData, band_pp: float) -> Section:
+def build(run: RunData, band_pp: float, type_band: float) -> Section:
     sec = Section("cards", "Cards")
     sec.text += [
-        "**Opening-hand effect** (the headline): being dealt a card in the opening three is random, "
-        "so the difference between the player dealt it and the other players of the same game, in "
-        "win share (percentage points) and in HP above the table, is what the card does for a "
-        "player. One value per game that dealt the card; 95% intervals, jackknife over blocks.",
-        "**Within-type contrast**: the card's effect minus the mean effect of the other cards of "
-        "its type. Types differ by design; this is the figure screened for flags. A card is "
-        f"**flagged** only if its Benjamini–Hochberg q < 0.05 over the cards and its simultaneous "
-        f"(Šidák) interval lies wholly outside the band ±{band_pp:g} pp. Shrunken: the effect pulled "
-        "toward its type's mean by empirical Bayes. Rank: a 95% interval of the card's rank by "
-        "contrast (1 = strongest).",
-        "**Association, not an effect**: the within-game difference in win share between players "
-        "who completed the card and the others, adjusted for cards completed, seat and policy (OLS "
-        "with game fixed effects on the first 50,000 games, cluster-robust by game). "
-        "Good players complete more cards, so this is not what the card is worth; it is shown for "
-        "comparison only.",
+        "**Opening-hand effect**: how much more often a player wins when a card is among the "
+        "three dealt at setup, in percentage points (pp) of win share, against the other players "
+        "of the same game. The deal is random, so this is what holding the card does for a "
+        "player, not how good the players who choose it are.",
+        "**Against its type**: the card's effect minus the average effect of the other cards of "
+        "its type; types differ by design, so a card is judged against its own type. A card is "
+        f"**out of band** when it is shown to lie outside ±{band_pp:g} pp, allowing for testing "
+        "every card at once (Notes on method). Full tables for every card are folded at the end "
+        "of this section and written as CSV.",
     ]
     frames = [segment_cards(run, seg, band_pp) for seg in run.segments]
     allc = pd.concat(frames, ignore_index=True)
@@ -190,11 +269,12 @@ def build(run: RunData, band_pp: float) -> Section:
         "shrunk pp": allc["shrunk_open_hand_win_pp"].round(2),
         "rank": [f"{lo}–{hi}" for lo, hi in zip(allc["rank_low"], allc["rank_high"])],
     })
-    sec.tables.append(Table("card_strength", "Card strength (opening-hand effect)",
+    sec.tables.append(_top_cards(allc, band_pp))
+    sec.tables.append(Table("card_strength", "Every card: opening-hand effect and rank",
                             allc[[c for c in allc.columns if not c.startswith(("pick_rate", "keep", "completion",
                                                                                "exposures", "purchases", "discarded",
                                                                                "mean_round", "hp_per", "assoc"))]],
-                            strength.sort_values(["players", "field", "card"])))
+                            strength.sort_values(["players", "field", "card"]), collapsed=True))
     market = allc[["players", "field", "card", "name", "type", "exposures", "purchases", "pick_rate",
                    "pick_rate_low", "pick_rate_high"]
                   + [c for c in allc.columns if c.startswith("pick_rate_price_")]
@@ -215,7 +295,8 @@ def build(run: RunData, band_pp: float) -> Section:
                             market, mshown,
                             note="An exposure is one Phase 1 with the card in a Card Area slot, at "
                                  "that slot's effective price; a card still displayed at the end is "
-                                 "unsold, not discarded. Round acquired: 0 = kept at setup."))
+                                 "unsold, not discarded. Round acquired: 0 = kept at setup.",
+                            collapsed=True))
     eff = allc[["players", "field", "card", "name", "type", "hp_per_placement", "hp_per_atp_value",
                 "assoc_win_pp", "assoc_win_pp_low", "assoc_win_pp_high"]]
     eshown = eff[["players", "field", "card", "name", "type"]].assign(**{
@@ -225,17 +306,26 @@ def build(run: RunData, band_pp: float) -> Section:
     })
     sec.tables.append(Table("card_efficiency", "Efficiency and association", eff, eshown,
                             note="ATP value by the printed convention: 1 placement = 3 ATP; mRNA, "
-                                 "Lipid, ATP = 1; Protein = 2; Carbohydrate = 4."))
-    types = (allc.groupby(["players", "field", "type"], sort=False)
-             .agg(cards=("card", "size"), open_hand_win_pp=("open_hand_win_pp", "mean"),
-                  open_hand_hp=("open_hand_hp", "mean"), flagged=("flagged", "sum"),
-                  pick_rate=("pick_rate", "mean"), completion_rate=("completion_rate", "mean"))
-             .reset_index())
-    sec.tables.append(Table("card_types", "By card type", types, types.round(3)))
-    flagged = allc[allc["flagged"]]
-    sec.text.append(f"{len(flagged)} card(s) flagged" + (": " + ", ".join(
-        f"{n} ({p}p, {v:+.1f} pp vs its type)" for n, p, v in
-        zip(flagged["name"], flagged["players"], flagged["contrast_pp"])) if len(flagged) else "."))
+                                 "Lipid, ATP = 1; Protein = 2; Carbohydrate = 4. Association: the "
+                                 "difference in win share between players who completed the card "
+                                 "and the others of the game; good players complete more cards, so "
+                                 "it is not what the card is worth.",
+                            collapsed=True))
+    types = pd.concat([segment_types(run, seg, type_band) for seg in run.segments], ignore_index=True)
+    tshown = types[["players", "field", "type", "cards"]].assign(**{
+        "type mean − all-card mean, pp": ci_of(types, "gap_pp", sign=True),
+        "simultaneous over types": [f"{lo:+.1f} to {hi:+.1f}" for lo, hi in
+                                    zip(types["gap_pp_sim_low"], types["gap_pp_sim_high"])],
+        "verdict": types["verdict"]})
+    sec.tables.append(Table("card_types", "Card types: opening-hand effect against the all-card mean",
+                            types, tshown,
+                            note=f"Band ±{type_band:g} pp; the verdict uses the interval "
+                                 "simultaneous over the types."))
+    sec.figures.append(Figure("card_type_forest", "Card types against the all-card mean",
+                              _type_forest(types, type_band),
+                              "Each type's mean opening-hand effect on win share minus the mean over "
+                              "all cards: 95% intervals (thick) and simultaneous over the types "
+                              "(thin); the band in green."))
     for seg, frame in zip(run.segments, frames):
         sec.figures.append(Figure(f"card_forest_{seg.players}p_f{seg.field}",
                                   f"Opening-hand effect by card, {seg.label}", _forest(frame, seg, band_pp),
@@ -253,7 +343,7 @@ def build(run: RunData, band_pp: float) -> Section:
 
 def _forest(frame: pd.DataFrame, seg: SegmentInfo, band: float):
     f = frame.sort_values(["type", "open_hand_win_pp"]).reset_index(drop=True)
-    fig, ax = figure(figsize=(7.5, max(5.0, 0.2 * len(f) + 1)))
+    fig, ax = figure(figsize=(7.5, max(5.0, 0.16 * len(f) + 1)))
     y = np.arange(len(f))
     for t, part in f.groupby("type", sort=False):
         ax.errorbar(part["open_hand_win_pp"], part.index,
@@ -269,9 +359,43 @@ def _forest(frame: pd.DataFrame, seg: SegmentInfo, band: float):
     return fig
 
 
+def _type_forest(types: pd.DataFrame, band: float):
+    segs = list(dict.fromkeys(zip(types["players"], types["field"])))
+    names = list(dict.fromkeys(types["type"]))
+    fig, ax = figure(figsize=(7.5, 0.45 * len(names) * max(1, len(segs)) ** 0.5 + 1.6))
+    step = 0.7 / max(1, len(segs))
+    markers = "osD^v"
+    for j, (p, field) in enumerate(segs):
+        part = types[(types["players"] == p) & (types["field"] == field)].set_index("type").reindex(names)
+        y = np.arange(len(names)) - 0.35 + step * (j + 0.5)
+        ax.errorbar(part["gap_pp"], y, xerr=[part["gap_pp"] - part["gap_pp_sim_low"],
+                                             part["gap_pp_sim_high"] - part["gap_pp"]],
+                    fmt="none", ecolor="#888888", elinewidth=0.8, capsize=0)
+        ax.errorbar(part["gap_pp"], y, xerr=[part["gap_pp"] - part["gap_pp_low"],
+                                             part["gap_pp_high"] - part["gap_pp"]],
+                    fmt=markers[j % len(markers)], ms=4, color="black", elinewidth=2, capsize=0,
+                    label=f"{p}p · {field}" if len(segs) > 1 else None)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.axvspan(-band, band, color="#228833", alpha=0.15)
+    ax.set_yticks(range(len(names)), [pretty(t) for t in names])
+    for tick, t in zip(ax.get_yticklabels(), names):
+        tick.set_color(TYPE_COLOURS.get(t, "#222222"))
+    ax.invert_yaxis()
+    ax.set_xlabel("type mean minus all-card mean, win share (pp)")
+    ax.set_title("Card types against the all-card mean")
+    if len(segs) > 1:
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return fig
+
+
 def _funnel(frame: pd.DataFrame, seg: SegmentInfo):
     f = frame[np.isfinite(frame["contrast_pp"])]
-    fig, ax = figure(figsize=(7.0, 4.2))
+    flagged = f[f["flagged"]]
+    # the flagged cards' names in a column right of the axes (at their points, the names of
+    # cards dealt about equally often overlap), as tall as they need; the legend below
+    height = max(4.2, 1.7 + label_column_height(len(flagged)))
+    fig, ax = figure(figsize=(7.5, height))
+    fig.subplots_adjust(left=0.8 / 7.5, right=1 - 1.7 / 7.5, bottom=1.15 / height, top=1 - 0.45 / height)
     n = f["games_dealt"].to_numpy(float)
     sigma = float(np.median(f["contrast_pp_se"] * np.sqrt(n)))
     xs = np.linspace(max(1.0, n.min() * 0.8), n.max() * 1.1, 200)
@@ -281,12 +405,13 @@ def _funnel(frame: pd.DataFrame, seg: SegmentInfo):
     for t, part in f.groupby("type"):
         ax.scatter(part["games_dealt"], part["contrast_pp"], s=16, color=TYPE_COLOURS.get(t, "#555555"),
                    label=pretty(t))
-    for _, r in f[f["flagged"]].iterrows():
-        ax.annotate(r["name"], (r["games_dealt"], r["contrast_pp"]), fontsize=7)
     ax.set_xlabel("games dealt")
     ax.set_ylabel("effect minus its type's mean (pp)")
     ax.set_title(f"Funnel plot, {seg.label}")
-    ax.legend(fontsize=7)
+    name_points(ax, flagged["games_dealt"], flagged["contrast_pp"], flagged["name"])
+    pos = ax.get_position()
+    fig.legend(*ax.get_legend_handles_labels(), loc="lower center", bbox_to_anchor=((pos.x0 + pos.x1) / 2, 0.0),
+               ncols=4, fontsize=7, frameon=False)
     return fig
 
 

@@ -51,21 +51,38 @@ def build(run: RunData) -> Section:
 
 
 NOTES = [
-    "Seat figures come from homogeneous fields only; a mixed field's seats mix policy and seat.",
-    "Win share per seat uses a per-game t-interval (a mean per game, ties split), simultaneous "
-    "over seats by Šidák; every other mean and ratio uses the delete-a-block jackknife (t with "
-    "K − 1 degrees of freedom); proportions of games use Wilson; medians use a block bootstrap "
-    "with draws from the run's seed.",
-    "Verdicts: in band when the 90% interval (an equivalence test at 5%) lies inside the band, "
-    "out of band when the 95% interval lies wholly outside it, otherwise inconclusive. Bands "
-    "marked 'default' are the shipped defaults of STATISTICS.md, not measured ATP equivalents.",
+    "**The unit is the game.** Games are grouped in blocks (`report.blocks`, default 64, in game "
+    "order); most intervals come from the delete-a-block jackknife (recompute the figure with each "
+    "block left out; t with blocks − 1 degrees of freedom). Win share per seat uses a per-game "
+    "t-interval (one value per game, ties split); proportions of games use Wilson intervals; "
+    "medians use a block bootstrap with draws from the run's seed, so a rebuilt report is the same.",
+    "**Several intervals at once** (Šidák): the seats' intervals, and the card types', are widened "
+    "so that they hold together 95% of the time, not each on its own.",
+    "**Verdicts** (an equivalence test): in band when the 90% interval lies inside the band, out of "
+    "band when the 95% interval lies wholly outside it, otherwise inconclusive. Bands marked "
+    "'default' are the shipped defaults of STATISTICS.md, not measured ATP equivalents.",
+    "**HP above the table**: a seat's final HP minus the mean final HP of the players of the same "
+    "game, so that games with high and low scores weigh alike.",
+    "**Cards out of band** (43 cards tested at once): a card is flagged only if its "
+    "Benjamini–Hochberg q-value (which keeps the share of false flags among all flags below 5%) is "
+    "below 0.05 and its interval, simultaneous over the cards, lies wholly outside the band. "
+    "Shrunken effects pull each card toward its type's mean by empirical Bayes (noisy cards "
+    "move most); rank intervals give the range of ranks a card could hold.",
+    "**Card types** are judged on the mean opening-hand effect of their cards minus the mean over "
+    "all cards (each card counts once), jackknifed over blocks; cards within a type are judged "
+    "against the other cards of their type, because types differ by design.",
+    "**Association** (in the card tables): the within-game difference in win share between "
+    "players who completed a card and the others, adjusted for cards completed, seat and policy "
+    "(least squares with game fixed effects on the first 50,000 games, clustered by game). It is "
+    "not an effect: good players complete more cards.",
+    "The test of equal seats is a multinomial goodness of fit on the winner's seat when no game "
+    "tied, else a Wald chi-square on the mean win-share vector.",
+    "Seat figures come from homogeneous fields only; a mixed field's seats mix policy and seat. "
     "Winners (HP sources) are players with any share of the win; the rating model uses outright "
-    "winners and leaves tied games out.",
-    "Lead stability counts only games with a single leader after the round.",
-    "Cards are flagged on the within-type contrast (a card against the other cards of its type): "
-    "types differ by design, so raw opening-hand effects of a deck of identical cards per type are "
-    "not zero. The what-if figure (a paired run with the card at its type's median) is not in the "
-    "report yet.",
+    "winners and leaves tied games out. Lead stability counts only games with a single leader "
+    "after the round.",
+    "The what-if figure of a card (a paired run with the card at its type's median) is not in "
+    "the report yet.",
 ]
 
 

@@ -141,5 +141,5 @@ def _hp_figure(dists, colours):
     ax.set_xlabel("final HP")
     ax.set_ylabel("players (%)")
     ax.set_title("Final HP per policy")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # beside: off the lines
     return fig

@@ -10,21 +10,27 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simcell.reports.data import RunData, SegmentInfo
+from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
 from simcell.reports.estimates import BlockSums, est_columns, fmt, ratio_by
 from simcell.reports.intervals import (
     Estimate,
     TestResult,
+    jackknife_ratio,
     seat_equality,
     sidak,
     t_mean,
     verdict,
 )
 from simcell.reports.render import Figure, Section, Table
-from simcell.reports.style import figure
+from simcell.reports.style import figure, pretty
 
 COLUMNS = ["win_share", "final_hp", "laureates_taken", "laureates_as_holder", "hp_goal_marker",
-           "hp_goal_bonus", "grey_used"]
+           "hp_goal_bonus", "grey_used", "goal_markers_placed"] + HP_SOURCE_COLUMNS
+
+
+def seat_name(seat: int) -> str:
+    """How the report names a seat: seat 0 is the first player (RULES.md setup)."""
+    return "seat 0 (first player)" if seat == 0 else f"seat {seat}"
 
 
 @dataclass
@@ -33,11 +39,52 @@ class SeatFigures:
     win: list[Estimate]  # win share per seat, simultaneous (Šidák) level
     win_single: list[Estimate]  # the same at the nominal level (verdicts, advice)
     above: dict[int, Estimate]  # HP above the table mean by seat
+    above_by_source: dict[str, dict[int, Estimate]]  # the same, source by source (they add up)
     retake: dict[int, Estimate]  # Laureates placements made while holding the marker
+    laureates: dict[int, Estimate]  # Laureates placements per game
+    goal_markers: dict[int, Estimate]  # goal markers placed per game
     goal_hp: dict[int, Estimate]
     grey: dict[int, Estimate]
+    holder: np.ndarray  # rounds x seats: share of games the seat holds the marker as the round starts
+    holder_se: np.ndarray
     test: TestResult
     verdicts: list[str]  # per seat, against the band on win share - 1/n
+
+
+def _holder_by_round(run: RunData, seg: SegmentInfo) -> tuple[np.ndarray, np.ndarray]:
+    """Share of games in which each seat holds the First Player Marker at the start of each
+    round (round 1: seat 0), of the games that reach the round; jackknife over blocks."""
+    p, k = seg.players, seg.blocks
+    rounds = max_rounds(run, seg)
+    cols = [f"first_player_round_{r}" for r in range(2, rounds + 1)]
+    counts = np.zeros((k, rounds, p))
+    reached = np.zeros((k, rounds))
+    for df in run.record_parts("games", seg, cols):
+        blocks = run.block_of_games(seg, df["game"].to_numpy())
+        reached[:, 0] += np.bincount(blocks, minlength=k)
+        counts[:, 0, 0] += np.bincount(blocks, minlength=k)
+        for r, c in enumerate(cols, start=1):
+            holder = df[c].to_numpy()
+            ok = holder >= 0
+            reached[:, r] += np.bincount(blocks[ok], minlength=k)
+            counts[:, r] += np.bincount(blocks[ok] * p + holder[ok], minlength=k * p).reshape(k, p)
+    share, se = np.full((rounds, p), np.nan), np.full((rounds, p), np.nan)
+    for r in range(rounds):
+        for s in range(p):
+            e = jackknife_ratio(counts[:, r, s], reached[:, r])
+            share[r, s], se[r, s] = e.value, e.se
+    return share, se
+
+
+def max_rounds(run: RunData, seg: SegmentInfo) -> int:
+    """Rounds of a game at this player count: one per event revealed, plus the last."""
+    return len(run.game["events"]) - run.game["board"]["events_set_aside"][seg.players - 2] + 1
+
+
+def _above_table(df: pd.DataFrame, col: str, players: int) -> np.ndarray:
+    """Each player's value minus the mean of its game's table (rows game-major, seat-minor)."""
+    v = df[col].to_numpy(np.float64).reshape(-1, players)
+    return (v - v.mean(axis=1, keepdims=True)).reshape(-1)
 
 
 def seat_figures(run: RunData, seg: SegmentInfo, band_pp: float) -> SeatFigures:
@@ -48,30 +95,76 @@ def seat_figures(run: RunData, seg: SegmentInfo, band_pp: float) -> SeatFigures:
     p = seg.players
     # part file by part file: only the games x seats win shares are kept whole
     share_parts = []
+    above_src = [f"above_{c}" for c in HP_SOURCE_COLUMNS]
     totals = BlockSums(seg.blocks, ["above", "laureates_taken", "laureates_as_holder", "goal_hp",
-                                    "grey_used"], "seat", p)
+                                    "grey_used", "goal_markers_placed"] + above_src, "seat", p)
     for df in run.record_parts("players", seg, COLUMNS):
         share_parts.append(df["win_share"].to_numpy(np.float64).reshape(-1, p))
-        hp = df["final_hp"].to_numpy().reshape(-1, p)
-        df = df.assign(above=(hp - hp.mean(axis=1, keepdims=True)).reshape(-1),
-                       goal_hp=df["hp_goal_marker"] + df["hp_goal_bonus"])
+
+        df = df.assign(above=_above_table(df, "final_hp", p),
+                       goal_hp=df["hp_goal_marker"] + df["hp_goal_bonus"],
+                       **{f"above_{c}": _above_table(df, c, p) for c in HP_SOURCE_COLUMNS})
         totals.add(run.block_of_games(seg, df["game"].to_numpy()), df)
     sums = totals.frame()
     shares = np.concatenate(share_parts)
     level = sidak(0.95, p)
     win = [t_mean(shares[:, s]).at_level(level) for s in range(p)]
     win_single = [t_mean(shares[:, s]) for s in range(p)]
+    holder, holder_se = _holder_by_round(run, seg)
     out = SeatFigures(
         seg=seg, win=win, win_single=win_single,
         above=ratio_by(sums, "above", "rows", "seat"),
+        above_by_source={c[3:]: ratio_by(sums, f"above_{c}", "rows", "seat") for c in HP_SOURCE_COLUMNS},
         retake=ratio_by(sums, "laureates_as_holder", "laureates_taken", "seat"),
+        laureates=ratio_by(sums, "laureates_taken", "rows", "seat"),
+        goal_markers=ratio_by(sums, "goal_markers_placed", "rows", "seat"),
         goal_hp=ratio_by(sums, "goal_hp", "rows", "seat"),
         grey=ratio_by(sums, "grey_used", "rows", "seat"),
+        holder=holder, holder_se=holder_se,
         test=seat_equality(shares),
         verdicts=[verdict(w.scaled(100, -100 / p), band_pp) for w in win_single],
     )
     cache_[key] = out
     return out
+
+
+def rounds_held(shares: np.ndarray) -> str:
+    """The rounds a seat holds the marker at the start of in more than half the games, as
+    "rounds 1–3, 9"."""
+    held = [r + 1 for r, v in enumerate(shares) if v > 0.5]
+    runs: list[list[int]] = []
+    for r in held:
+        if runs and r == runs[-1][-1] + 1:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    text = ", ".join(f"{g[0]}–{g[-1]}" if len(g) > 1 else f"{g[0]}" for g in runs)
+    return ("rounds " if len(held) > 1 else "round ") + text if held else ""
+
+
+def main_source(f: SeatFigures, seat: int) -> tuple[str, Estimate]:
+    """The HP source that adds most to a seat's HP above the table, with its estimate."""
+    return max(((src, by_seat[seat]) for src, by_seat in f.above_by_source.items()),
+               key=lambda x: x[1].value if np.isfinite(x[1].value) else -np.inf)
+
+
+# the config keys that move seat advantage (README "Keys a designer reaches for"), read from
+# the run's resolved game
+def levers(run: RunData) -> pd.DataFrame:
+    r, b = run.game["rules"], run.game["board"]
+    rows = [
+        ("rules.starting_atp", b["starting_atp"],
+         "ATP each seat starts with: a steeper ladder compensates later seats"),
+        ("overrides.board.goals.first_marker_hp", b["first_marker_hp"],
+         "HP of the first marker on a goal card: what taking goals first is worth"),
+        ("rules.laureates_holder_may_take", str(r["laureates_holder_may_take"]).lower(),
+         "false: the marker holder may not retake Laureates, so the marker moves"),
+        ("rules.turn_order", r["turn_order"],
+         '"rotate": the marker passes to the next seat every round; Laureates no longer moves it'),
+        ("rules.grey_per_player", r["grey_per_player"],
+         "grey flasks one player may place per round (first come, first served)"),
+    ]
+    return pd.DataFrame(rows, columns=["config key", "this run", "what it changes"]).astype(str)
 
 
 def rule_settings(run: RunData) -> str:
@@ -95,11 +188,35 @@ def _figure(figs: list[SeatFigures], band_pp: float):
         fair = 100 / p
         ax.axhline(fair, color="black", lw=1, ls="--", label="fair share 1/n")
         ax.axhspan(fair - band_pp, fair + band_pp, color="#228833", alpha=0.15, label=f"band ±{band_pp:g} pp")
-        ax.set_xticks(seats, [f"seat {s}" for s in seats])
+        ax.set_xticks(seats, ["first" if s == 0 else str(s) for s in seats])
+        ax.set_xlabel("seat")
         ax.set_ylabel("win share (%)")
         ax.set_title(f.seg.label)
-    axes[0][0].legend(loc="upper right")
+    # below the panels: a legend inside would cover a bar
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", ncols=2,
+               bbox_to_anchor=(0.5, -0.02), frameon=False)
     fig.suptitle("Win share by seat (simultaneous 95% intervals)")
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    return fig
+
+
+def _holder_figure(figs: list[SeatFigures]):
+    """Who holds the First Player Marker as each round starts, and the HP gap it buys."""
+    fig, axes = figure(ncols=len(figs), figsize=(max(4.0, 3.6 * len(figs)), 3.6), squeeze=False)
+    for ax, f in zip(axes[0], figs):
+        rounds = np.arange(1, f.holder.shape[0] + 1)
+        for s in range(f.seg.players):
+            ax.plot(rounds, 100 * f.holder[:, s], marker="o", ms=3, lw=1.2,
+                    label="first" if s == 0 else f"seat {s}")
+        ax.set_xlabel("round")
+        ax.set_ylabel("holds the marker (% of games)")
+        ax.set_ylim(0, 100)
+        ax.set_title(f.seg.label)
+    handles, labels = axes[0][-1].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncols=min(5, len(labels)),
+               bbox_to_anchor=(0.5, -0.02), frameon=False)
+    fig.suptitle("First Player Marker holder at the start of each round")
+    fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig
 
 
@@ -110,12 +227,13 @@ def build(run: RunData, band_pp: float) -> Section:
         sec.text.append("No homogeneous field in this run: seat advantage is estimated only with "
                         "one policy in every seat (a mixed field answers a different question).")
         return sec
+    b = run.game["board"]
     sec.text.append(
-        "Estimated in homogeneous fields (one policy in every seat). Win share splits ties; each "
-        "seat's interval is a per-game t-interval at the Šidák level that makes the seats' "
-        "intervals hold jointly at 95%. The test of equal seats is a multinomial goodness of fit on "
-        "the winner's seat when no game tied, else a Wald chi-square on the mean share vector. "
-        f"Rule settings behind these figures: {rule_settings(run)}."
+        "**Seat 0 is the first player**: it places first in round 1 and holds the First Player "
+        "Marker; the others follow in seat order. The marker moves only when a player places at "
+        "Laureates (RULES.md §2), and its holder starts every later round. Starting ATP by seat: "
+        f"{', '.join(str(a) for a in b['starting_atp'])}. Figures come from fields with one "
+        "policy in every seat, so a seat's figures reflect the seat, not the bot."
     )
     figs = [seat_figures(run, s, band_pp) for s in homo]
     rows, shown = [], []
@@ -127,31 +245,94 @@ def build(run: RunData, band_pp: float) -> Section:
             row.update(est_columns("above_fair_pp", f.win_single[s], 100, -100 / p))
             row["verdict"] = f.verdicts[s]
             row.update(est_columns("hp_above_table", f.above[s]))
+            for src, by_seat in f.above_by_source.items():
+                row.update(est_columns(f"hp_above_table_{src}", by_seat[s]))
+            row.update(est_columns("laureates_per_game", f.laureates[s]))
             row.update(est_columns("laureates_retake_share", f.retake[s]))
+            row.update(est_columns("goal_markers_per_game", f.goal_markers[s]))
             row.update(est_columns("goal_hp", f.goal_hp[s]))
             row.update(est_columns("grey_flasks", f.grey[s]))
             rows.append(row)
             shown.append({
-                "players": p, "field": f.seg.field_name, "seat": s,
-                "win share % (simultaneous 95%)": fmt(f.win[s], 100),
+                "players": p, "seat": seat_name(s),
+                "win share %": fmt(f.win[s], 100),
                 "vs fair share, pp": fmt(f.win_single[s], 100, 1, -100 / p),
                 "verdict": f.verdicts[s],
-                "HP above table": fmt(f.above[s], 1, 2),
-                "Laureates taken while holding the marker %": fmt(f.retake[s], 100),
+                "HP above the table mean": fmt(f.above[s], 1, 2),
+            })
+    data = pd.DataFrame(rows)
+    single = len(figs) == 1
+    view = pd.DataFrame(shown).drop(columns=["players"] if single else [])
+    sec.tables.append(Table("seat_advantage", "Seats: win share and HP above the table", data, view,
+                            note=f"Win share splits ties; intervals: simultaneous 95% over the seats. "
+                                 f"Verdict: win share minus the fair share 1/n against the band "
+                                 f"±{band_pp:g} pp."))
+    src_rows = []
+    for f in figs:
+        srcs = [src for src, by_seat in f.above_by_source.items()
+                if any(abs(e.value) >= 0.005 for e in by_seat.values())]
+        for src in srcs + ["total"]:
+            by_seat = f.above if src == "total" else f.above_by_source[src]
+            r = {} if single else {"players": f.seg.players}
+            r["HP from"] = "all sources" if src == "total" else pretty(src)
+            r.update({("first" if s == 0 else f"seat {s}"): fmt(by_seat[s], 1, 2) for s in range(f.seg.players)})
+            src_rows.append(r)
+    sec.tables.append(Table("seat_hp_sources", "Where the seat gap comes from: HP above the table mean, by source",
+                            data[["players", "field", "seat"] + [c for c in data.columns
+                                                                 if c.startswith("hp_above_table")]],
+                            pd.DataFrame(src_rows).fillna(""),
+                            note="A seat's HP minus the mean of its table, source by source; the "
+                                 "sources add up to the total."))
+    marker_rows = []
+    for f in figs:
+        for s in range(f.seg.players):
+            r = {} if single else {"players": f.seg.players}
+            r.update({
+                "seat": seat_name(s),
+                "holds the marker in most games": rounds_held(f.holder[:, s]) or "no round",
+                "Laureates per game": fmt(f.laureates[s], 1, 2),
+                "… while holding the marker %": fmt(f.retake[s], 100),
+                "goal markers per game": fmt(f.goal_markers[s], 1, 2),
                 "goal HP": fmt(f.goal_hp[s], 1, 2),
                 "grey flasks per game": fmt(f.grey[s], 1, 2),
             })
-    sec.tables.append(Table("seat_advantage", "Seats", pd.DataFrame(rows), pd.DataFrame(shown),
-                            note=f"Verdict: win share minus 1/n against the band ±{band_pp:g} pp "
-                                 "(equivalence test at 5%)."))
+            marker_rows.append(r)
+    sec.tables.append(Table("seat_marker", "The First Player Marker, Laureates and goal markers by seat",
+                            data[["players", "field", "seat"] + [c for c in data.columns if c.startswith((
+                                "laureates", "goal", "grey"))]],
+                            pd.DataFrame(marker_rows),
+                            note="Laureates while holding: the share of a seat's Laureates placements "
+                                 "made when it already held the marker (it keeps the marker and its "
+                                 "first pick of goals)."))
+    holder_rows = [{"players": f.seg.players, "field": f.seg.field_name, "round": r + 1, "seat": s,
+                    "holder_share": f.holder[r, s], "holder_share_se": f.holder_se[r, s]}
+                   for f in figs for r in range(f.holder.shape[0]) for s in range(f.seg.players)]
+    sec.figures.append(Figure("seat_win_share", "Win share by seat", _figure(figs, band_pp),
+                              "Bars: win share by seat; whiskers: simultaneous 95% intervals; "
+                              "dashed: the fair share 1/n; green: the tolerance band."))
+    worst_se = max(float(np.nanmax(f.holder_se)) for f in figs)
+    sec.figures.append(Figure("seat_marker_holder", "First Player Marker holder by round",
+                              _holder_figure(figs),
+                              "Share of games in which each seat holds the marker as the round "
+                              f"starts (largest standard error {100 * worst_se:.2f} pp; table "
+                              "`tables/seat_marker_by_round.csv`)."))
+    sec.tables.append(Table("seat_marker_by_round", "Marker holder by round", pd.DataFrame(holder_rows),
+                            csv_only=True))
+    sec.tables.append(Table("seat_levers", "Levers: the config keys that move seat advantage",
+                            levers(run), note="Set them in a run config's `[rules]` or "
+                                              "`[overrides.board.goals]` table (README, Keys a "
+                                              "designer reaches for)."))
     tests = pd.DataFrame([{"players": f.seg.players, "field": f.seg.field_name,
                            "test": f.test.name, "statistic": round(f.test.statistic, 3),
                            "df": f.test.df, "p_value": f.test.p_value} for f in figs])
     sec.tables.append(Table("seat_equality_test", "Test of equal seats", tests,
                             tests.assign(p_value=tests["p_value"].map(lambda x: f"{x:.3g}")),
-                            note="At a million games any real difference is significant: read "
-                                 "the verdicts against the band, not the p-value."))
-    sec.figures.append(Figure("seat_win_share", "Win share by seat", _figure(figs, band_pp),
-                              "Bars: win share by seat; whiskers: simultaneous 95% intervals; "
-                              "dashed: the fair share 1/n; green: the tolerance band."))
+                            note=_p_value_note(figs), collapsed=True))
     return sec
+
+
+def _p_value_note(figs: list[SeatFigures]) -> str:
+    """What the p-value can and cannot say at this run's size."""
+    detectable = max(2.8 * w.se * 100 for f in figs for w in f.win_single)
+    return (f"With this many games a seat difference of {detectable:.2f} pp is detected 80% of the "
+            "time (a 5% test): read the verdicts against the band, not the p-value.")

@@ -12,8 +12,9 @@ from simcell.reports.data import ReportError, RunData, SegmentInfo
 from simcell.reports.estimates import Blocks, ci_of, est_columns, fmt
 from simcell.reports.intervals import bootstrap_quantile, jackknife, jackknife_ratio, wilson
 from simcell.reports.render import Figure, Section, Table
-from simcell.reports.style import figure
+from simcell.reports.style import figure, pretty
 
+OCCUPANCY_COLUMNS = 4  # panels side by side in the spot occupancy figure
 
 
 class _BlockHistogram:
@@ -123,8 +124,8 @@ def build(run: RunData) -> Section:
     sec.text.append(
         "Winning HP and the margin of victory (winner minus runner-up; 0 when the win is split), "
         "ties, how often the leader after each round goes on to win, where and when flasks go, "
-        "events, resource flows and the physical component counts. Means: jackknife over blocks; "
-        "quantiles: block bootstrap (draws from the run's seed); proportions of games: Wilson."
+        "events, resource flows and the physical component counts (Notes on method says how each "
+        "interval is made). The full tables are folded at the end of the section."
     )
     summary, shown_rows, lead_rows, event_rows, flow_rows, comp_rows = [], [], [], [], [], []
     hists = []
@@ -176,7 +177,7 @@ def build(run: RunData) -> Section:
     lead = pd.DataFrame(lead_rows)
     sec.tables.append(Table("lead_stability", "Lead stability", lead, _lead_shown(lead),
                             note="Among games with a single leader after the round: the leader's "
-                                 "share of the win."))
+                                 "share of the win.", collapsed=True))
     sec.figures.append(Figure("winning_hp_margin", "Winning HP and margin of victory",
                               _hist_figure(hists), "Distributions over games."))
     sec.figures.append(Figure("lead_stability", "Lead stability", _lead_figure(lead),
@@ -191,10 +192,10 @@ def build(run: RunData) -> Section:
                                 note="Mean table HP (final HP summed over the players) when the "
                                      "event is revealed in the first half of the event deck minus "
                                      "when it comes in the second half; the order is random, so the "
-                                     "difference is causal for the event's timing."))
+                                     "difference is causal for the event's timing.", collapsed=True))
     sec.tables.append(Table("resource_flows", "Resource flows balance", pd.DataFrame(flow_rows),
                             note="Per resource over all players: everything gained minus everything "
-                                 "spent equals the final personal stock."))
+                                 "spent equals the final personal stock.", collapsed=True))
     comp = pd.DataFrame(comp_rows)
     comp_shown = comp[["players", "field", "resource", "components", "peak_mean", "peak_p99",
                        "peak_max"]].assign(
@@ -203,7 +204,8 @@ def build(run: RunData) -> Section:
     sec.tables.append(Table("component_counts", "Would the physical components run out?", comp,
                             comp_shown, note="Peak: the most of a resource held at once by all "
                                              "players together, cargo on vesicles included. Games "
-                                             "short: games whose peak exceeded the box's count."))
+                                             "short: games whose peak exceeded the box's count.",
+                            collapsed=True))
     return sec
 
 
@@ -292,20 +294,30 @@ def _occupancy(run: RunData):
     shown = occ_table[["players", "field", "spot"]].assign(
         **{"placements per game": ci_of(occ_table, "placements_per_game", digits=3),
            "mean pick order": ci_of(occ_table, "mean_pick_order", digits=2)})
-    fig, axes = figure(ncols=len(mats), figsize=(max(6.0, 4.5 * len(mats)), 6.0), squeeze=False)
-    for ax, (seg, share) in zip(axes[0], mats):
+    # the panels share their rows (the spots): named once, left of each row of panels, which
+    # wraps after OCCUPANCY_COLUMNS panels; constrained layout keeps the names off the panels
+    ncols = min(len(mats), OCCUPANCY_COLUMNS)
+    nrows = -(-len(mats) // ncols)
+    fig, axes = figure(nrows=nrows, ncols=ncols, squeeze=False, layout="constrained",
+                       figsize=(max(6.0, 1.9 + 3.2 * ncols), 0.4 + nrows * (1.0 + 0.18 * len(spot_names))))
+    for i, ax in enumerate(axes.flat):
+        if i >= len(mats):
+            ax.set_visible(False)
+            continue
+        seg, share = mats[i]
         im = ax.imshow(share.to_numpy(), aspect="auto", cmap="viridis", vmin=0, vmax=1,
                        interpolation="nearest")
-        ax.set_yticks(range(len(spot_names)), spot_names, fontsize=7)
+        ax.set_yticks(range(len(spot_names)), [pretty(n) for n in spot_names], fontsize=7)
+        ax.tick_params(axis="y", labelleft=i % ncols == 0)
         ax.set_xticks(range(share.shape[1]), [str(c) for c in share.columns], fontsize=7)
         ax.set_xlabel("round")
         ax.set_title(seg.label, fontsize=10)
         ax.grid(False)
-    fig.colorbar(im, ax=axes[0].tolist(), label="share of games with the spot taken")
+    fig.colorbar(im, ax=axes.flat[: len(mats)], label="share of games with the spot taken")
     fig.suptitle("Spot occupancy by round")
     return ([Table("spot_occupancy", "Spot occupancy and pick order", occ_table, shown,
                    note="Pick order: the placement's position among all placements of its round "
-                        "(0 = first).")],
+                        "(0 = first).", collapsed=True)],
             Figure("spot_occupancy", "Spot occupancy by round", fig,
                    "Share of games in which each spot was taken, by round."))
 
@@ -319,7 +331,9 @@ def _hist_figure(hists):
     axes[0][1].set_xlabel("margin of victory (HP)")
     for ax in axes[0]:
         ax.set_ylabel("games (%)")
-        ax.legend(fontsize=8)
+    # one legend for both panels (the same segments, in the same colours), beside them: inside,
+    # it would cover a distribution
+    axes[0][1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes[0][0].set_title("Winning HP")
     axes[0][1].set_title("Margin of victory")
     return fig
@@ -331,10 +345,10 @@ def _lead_figure(lead: pd.DataFrame):
         v = 100 * part["leader_win_share"].to_numpy()
         ax.errorbar(part["after_round"], v,
                     yerr=[v - 100 * part["leader_win_share_low"], 100 * part["leader_win_share_high"] - v],
-                    marker="o", capsize=3, label=f"{p}p {f}")
+                    marker="o", capsize=3, label=f"{p}p · {f}")
     ax.set_xlabel("after round")
     ax.set_ylabel("leader's win share (%)")
     ax.set_ylim(0, 100)
     ax.set_title("Does the leader win?")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # beside: off the lines
     return fig

@@ -5,8 +5,11 @@ final HP."""
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
+from matplotlib.patches import Patch
 
 from simcell.vocabulary import HP_SOURCES
 from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
@@ -46,8 +49,9 @@ def build(run: RunData) -> Section:
     sec.text.append(
         "Mean HP per player from each source (RULES.md §8), by seat and by policy, for winners "
         "(players with a share of the win) and the others; and each source's share of the "
-        "variance of final HP, Cov(source, final HP) / Var(final HP): the sources that decide "
-        "games have large shares, whatever their mean. Intervals: jackknife over blocks."
+        "differences in final HP between players (its covariance with final HP over the variance "
+        "of final HP): the sources that decide games have large shares, whatever their mean. The "
+        "tables are folded at the end of the section."
     )
     rows, shown, var_rows = [], [], []
     fig_data = []
@@ -87,12 +91,13 @@ def build(run: RunData) -> Section:
             var_rows.append({"players": seg.players, "field": seg.field_name, "source": src,
                              **est_columns("variance_share", e)})
     sec.tables.append(Table("hp_by_source", "Mean HP per player by source", pd.DataFrame(rows),
-                            pd.DataFrame(shown)))
+                            pd.DataFrame(shown), collapsed=True))
     vdf = pd.DataFrame(var_rows)
     vshown = vdf[["players", "field", "source"]].assign(
         **{"share of Var(final HP) %": ci_of(vdf, "variance_share", scale=100)})
     sec.tables.append(Table("hp_variance_share", "Share of the variance of final HP by source",
-                            vdf, vshown, note="Shares add up to 100% within a player count and field."))
+                            vdf, vshown, note="Shares add up to 100% within a player count and field.",
+                            collapsed=True))
     sec.figures.append(Figure("hp_by_source_seat", "Mean HP by source and seat",
                               _stacked(fig_data), "Mean HP per player by source, per seat."))
     sec.figures.append(Figure("hp_variance_share", "What decides games", _variance(vdf),
@@ -100,18 +105,48 @@ def build(run: RunData) -> Section:
     return sec
 
 
+GROUP_GAP = 0.8  # space between two groups of bars, in bar slots
+SLOT_IN = 0.55  # width of a bar slot, inches: room for a "seat 0" tick label
+CHAR_IN = 0.08  # width of a character of a group name at 9 pt, inches (generous)
+AXES_SHARE = 0.775  # the axes' share of the figure's width (matplotlib's subplot margins)
+
+
+def _group_name(seg: SegmentInfo, width_in: float) -> str:
+    """A group's name under its bars: on one line if it fits the group's width, else the player
+    count above the field name, the field name wrapped to the width."""
+    name = f"{seg.players}p · {seg.field_name}"
+    if len(name) * CHAR_IN <= width_in:
+        return name
+    return f"{seg.players}p\n" + textwrap.fill(seg.field_name, max(6, int(width_in / CHAR_IN)))
+
+
 def _stacked(data):
-    labels = [f"{seg.players}p {seg.field_name}\nseat {s}" for seg, s, _ in data]
-    fig, ax = figure(figsize=(max(6.0, 0.6 * len(labels) + 2), 4.4))
-    x = np.arange(len(labels))
-    bottom = np.zeros(len(labels))
+    """Stacked bars per seat, grouped by player count and field: "seat s" under each bar and the
+    group's name under its seats (a full label under every bar does not fit beyond a few)."""
+    segs = list(dict.fromkeys(seg for seg, _, _ in data))
+    x, groups, start = [], [], 0.0
+    for seg in segs:
+        n = sum(1 for sg, _, _ in data if sg == seg)
+        x += [start + i for i in range(n)]
+        groups.append((seg, start + (n - 1) / 2, n))
+        start += n + GROUP_GAP
+    x = np.array(x)
+    span = start - GROUP_GAP + 0.2  # x limits: half a slot and a bit beyond the end bars
+    fig, ax = figure(figsize=(max(6.0, SLOT_IN * span / AXES_SHARE), 4.6))
+    slot_in = ax.get_position().width * fig.get_figwidth() / span
+    bottom = np.zeros(len(x))
     for src in HP_SOURCES:
         vals = np.array([d[src] for _, _, d in data])
         if not vals.any():
             continue
         ax.bar(x, vals, bottom=bottom, color=SOURCE_COLOURS[src], label=pretty(src), width=0.75)
         bottom += vals
-    ax.set_xticks(x, labels, fontsize=7 if len(labels) > 10 else 9)
+    ax.set_xticks(x, [f"seat {s}" for _, s, _ in data], fontsize=8)
+    ax.set_xlim(-0.6, start - GROUP_GAP - 0.4)
+    for seg, centre, n in groups:  # the group's name under its seat labels (x: data, y: axes)
+        ax.annotate(_group_name(seg, slot_in * (n + GROUP_GAP * 0.75)), (centre, 0),
+                    xycoords=ax.get_xaxis_transform(), xytext=(0, -20), textcoords="offset points",
+                    ha="center", va="top", fontsize=9, annotation_clip=False)
     ax.set_ylabel("mean HP per player")
     ax.set_title("Mean HP by source and seat")
     ax.legend(ncols=2, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
@@ -123,17 +158,24 @@ def _variance(vdf: pd.DataFrame):
     fig, ax = figure(figsize=(7.5, 4.2))
     width = 0.8 / max(1, len(segs))
     sources = list(HP_SOURCES)
+    handles = []
     for i, (p, f) in enumerate(segs):
         part = vdf[(vdf["players"] == p) & (vdf["field"] == f)].set_index("source").reindex(sources)
         x = np.arange(len(sources)) + i * width
         v = part["variance_share"].to_numpy() * 100
         err = [v - part["variance_share_low"].to_numpy() * 100, part["variance_share_high"].to_numpy() * 100 - v]
-        ax.bar(x, v, width, color=[SOURCE_COLOURS[s] for s in sources], alpha=1.0 - 0.5 * i / max(1, len(segs)),
-               edgecolor="black", linewidth=0.3, label=f"{p}p {f}")
+        alpha = 1.0 - 0.5 * i / max(1, len(segs))
+        ax.bar(x, v, width, color=[SOURCE_COLOURS[s] for s in sources], alpha=alpha,
+               edgecolor="black", linewidth=0.3)
         ax.errorbar(x, v, yerr=err, fmt="none", ecolor="black", capsize=2, lw=0.8)
+        # the bars take their source's colour: the legend tells the segments apart by shade
+        # and order, in grey
+        handles.append(Patch(facecolor="#777777", alpha=alpha, edgecolor="black", linewidth=0.3,
+                             label=f"{p}p · {f}"))
     ax.set_xticks(np.arange(len(sources)) + 0.4 - width / 2, [pretty(s) for s in sources], rotation=30, ha="right")
     ax.set_ylabel("share of Var(final HP) (%)")
     ax.set_title("What decides games: variance share by source")
-    if len(segs) > 1:
-        ax.legend(fontsize=8)
+    if len(segs) > 1:  # beside the axes: inside, it would cover the tallest bars
+        ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0),
+                  title="bars, left to right", title_fontsize=8)
     return fig

@@ -8,8 +8,9 @@ import pandas as pd
 from simcell.reports.data import RunData
 from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, OUT_OF_BAND, verdict
 from simcell.reports.render import Section, Table
-from simcell.reports.sections.cards import segment_cards
-from simcell.reports.sections.seats import seat_figures
+from simcell.reports.sections.cards import segment_cards, segment_types
+from simcell.reports.sections.seats import seat_figures, seat_name
+from simcell.reports.style import pretty
 
 
 def overall(verdicts: list[str]) -> str:
@@ -27,13 +28,20 @@ def build(run: RunData) -> Section:
     b = bands(run)
     seat_band, seat_default = b["seat_win_share_pp"]
     hp_band, hp_default = b["hp_above_table"]
+    card_band, card_default = b["card_open_hand_pp"]
+    type_band, type_default = b.get("card_type_pp", (1.0, True))
     sec = Section("verdicts", "Verdicts")
+
+    def label(band, default, unit):
+        return f"±{band:g} {unit}{' (default)' if default else ''}"
+
     sec.text.append(
-        "Each headline figure against its tolerance band: **in band** (the figure is shown to lie "
-        "inside the band), **out of band** (shown to lie outside), or **inconclusive** (more games "
-        "needed). Bands: seat win share ±"
-        f"{seat_band:g} pp of 1/n{' (default)' if seat_default else ''}; HP above the table "
-        f"±{hp_band:g} HP{' (default)' if hp_default else ''}."
+        "Each headline figure against the designer's tolerance band: **in band** (shown to lie "
+        "inside the band), **out of band** (shown to lie outside it) or **inconclusive** (more "
+        f"games needed). Bands: a seat's win share {label(seat_band, seat_default, 'pp')} of the "
+        f"fair share; a seat's HP against its table's mean {label(hp_band, hp_default, 'HP')}; a "
+        f"card type against the average card {label(type_band, type_default, 'pp')}; a card "
+        f"against the other cards of its type {label(card_band, card_default, 'pp')}."
     )
     rows = []
     for seg in run.segments:
@@ -43,22 +51,39 @@ def build(run: RunData) -> Section:
         p = seg.players
         worst = max(range(p), key=lambda s: abs(f.win_single[s].value - 1 / p))
         w = f.win_single[worst].scaled(100, -100 / p)
-        rows.append({"players": p, "field": seg.field_name, "figure": "seat win share − 1/n (pp)",
-                     "worst seat": worst, "value": round(w.value, 2), "low": round(w.low, 2),
-                     "high": round(w.high, 2), "band": seat_band, "verdict": overall(f.verdicts)})
+        rows.append({"players": p, "field": seg.field_name, "figure": "seat win share − fair share (pp)",
+                     "worst": seat_name(worst), "value": w.value, "low": w.low, "high": w.high,
+                     "band": seat_band, "verdict": overall(f.verdicts)})
         hp_verdicts = [verdict(f.above[s], hp_band) for s in range(p)]
         worst = max(range(p), key=lambda s: abs(f.above[s].value))
         a = f.above[worst]
-        rows.append({"players": p, "field": seg.field_name, "figure": "HP above the table mean",
-                     "worst seat": worst, "value": round(a.value, 2), "low": round(a.low, 2),
-                     "high": round(a.high, 2), "band": hp_band, "verdict": overall(hp_verdicts)})
-    if not rows:
-        sec.text.append("No homogeneous field in this run: the seat verdicts need one.")
-    df = pd.DataFrame(rows, columns=["players", "field", "figure", "worst seat", "value", "low",
-                                     "high", "band", "verdict"])
-    sec.tables.append(Table("verdicts", "Headline verdicts", df,
-                            note="Worst seat: the seat furthest from fair; the figure's verdict is "
-                                 "out of band if any seat is, in band only if every seat is."))
+        rows.append({"players": p, "field": seg.field_name, "figure": "seat HP − table mean",
+                     "worst": seat_name(worst), "value": a.value, "low": a.low, "high": a.high,
+                     "band": hp_band, "verdict": overall(hp_verdicts)})
+    for seg in run.segments:
+        t = segment_types(run, seg, type_band)
+        if t.empty:
+            continue
+        w = t.loc[t["gap_pp"].abs().idxmax()]
+        rows.append({"players": seg.players, "field": seg.field_name,
+                     "figure": "card type − average card (pp)", "worst": pretty(w["type"]),
+                     "value": w["gap_pp"], "low": w["gap_pp_low"], "high": w["gap_pp_high"],
+                     "band": type_band, "verdict": overall(list(t["verdict"]))})
+    if not any(r["figure"].startswith("seat") for r in rows):
+        sec.text.append("No field in this run has one policy in every seat: the seat verdicts need one.")
+    df = pd.DataFrame(rows, columns=["players", "field", "figure", "worst", "value", "low", "high",
+                                     "band", "verdict"])
+    single_field = df["field"].nunique() <= 1
+    shown = df[["players", "field", "figure", "worst"]].assign(**{
+        "value (95% interval)": [f"{v:+.2f} ({lo:+.2f} to {hi:+.2f})"
+                                 for v, lo, hi in zip(df["value"], df["low"], df["high"])],
+        "band": [f"±{x:g}" for x in df["band"]], "verdict": df["verdict"]})
+    if single_field:
+        shown = shown.drop(columns=["field"])
+    sec.tables.append(Table("verdicts", "Headline verdicts", df, shown,
+                            note="Worst: the seat or card type furthest from its target; the "
+                                 "figure is out of band if any seat (or type) is, and in band only "
+                                 "if every one is."))
     multi = df.groupby(["players", "figure"])["field"].nunique()
     if (multi > 1).any():
         spread = (df.groupby(["players", "figure"])["value"].agg(["min", "max"])
@@ -66,19 +91,18 @@ def build(run: RunData) -> Section:
         sec.tables.append(Table("verdict_spread", "Spread of the headline figures across fields",
                                 spread, note="Which bots played is often a larger uncertainty than "
                                              "sampling: compare this spread with the intervals."))
-    card_band, card_default = b["card_open_hand_pp"]
     card_rows = []
     for seg in run.segments:
         c = segment_cards(run, seg, card_band)
         inside = int(((c["contrast_sim_low"] >= -card_band) & (c["contrast_sim_high"] <= card_band)).sum())
         card_rows.append({"players": seg.players, "field": seg.field_name, "cards": len(c),
-                          "flagged (out of band)": int(c["flagged"].sum()),
+                          "out of band": int(c["flagged"].sum()),
                           "shown in band": inside,
                           "inconclusive": len(c) - inside - int(c["flagged"].sum()),
                           "band (pp)": card_band,
-                          "flagged cards": ", ".join(c.loc[c["flagged"], "name"])})
-    sec.tables.append(Table("card_verdicts", "Cards: opening-hand effect against its type", pd.DataFrame(card_rows),
-                            note=f"Band ±{card_band:g} pp{' (default)' if card_default else ''} on the "
-                                 "within-type contrast; in band and flags use intervals "
-                                 "simultaneous over the cards (details in Cards)."))
+                          "cards out of band": ", ".join(c.loc[c["flagged"], "name"])})
+    cards_df = pd.DataFrame(card_rows)
+    sec.tables.append(Table("card_verdicts", "Cards against the other cards of their type", cards_df,
+                            cards_df.drop(columns=["field"] if single_field else []),
+                            note="Details and the strongest and weakest cards in [Cards](#cards)."))
     return sec

@@ -1,0 +1,189 @@
+"""The summary at the top of the report: a few plain sentences in game terms, each with its
+numbers and intervals and a link to its section. Every sentence is written from the tables the
+other sections show (their CSV data), so the summary cannot say what the sections do not."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from simcell.reports.data import RunData
+from simcell.reports.intervals import IN_BAND, OUT_OF_BAND
+from simcell.reports.render import Section
+from simcell.reports.sections.seats import rounds_held
+
+# card types as a designer names them in a sentence (plural)
+TYPE_PLURALS = {
+    "enzyme": "Enzymes",
+    "protein_hormone": "Protein Hormones",
+    "steroid_hormone": "Steroid Hormones",
+    "protein_receptor": "Protein Receptors",
+    "steroid_receptor": "Steroid Receptors",
+    "detox": "Detoxification cards",
+    "additional_resource": "Additional Resource cards",
+}
+SOURCE_PHRASES = {
+    "goal_marker": "goal markers",
+    "goal_bonus": "goal bonuses",
+    "receptor_bonus": "receptor bonuses",
+    "event": "events",
+}
+COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def _ci(value: float, low: float, high: float, digits: int = 1, sign: bool = False, unit: str = "") -> str:
+    f = f"{{:{'+' if sign else ''}.{digits}f}}"
+    return f"{f.format(value)}{unit} ({f.format(low)} to {f.format(high)})"
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _source_phrase(src: str) -> str:
+    return SOURCE_PHRASES.get(src, f"completed {TYPE_PLURALS.get(src, src)}")
+
+
+def run_sentence(run: RunData) -> str:
+    """What was played, in a designer's words."""
+    counts = sorted({s.players for s in run.segments})
+    fields = sorted({s.field_name for s in run.segments})
+    who = (f"between {fields[0]} bots" if len(fields) == 1 else
+           f"in {len(fields)} fields of bots ({', '.join(fields)})")
+    diffs = run.meta.get("card_differences")
+    cards = ("the shipped card set" if diffs == [] else
+             f"the shipped card set with {len(diffs)} card value(s) changed" if diffs else
+             "the run's card set")
+    n = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}- to {counts[-1]}"
+    return (f"Built on **{run.meta['games']:,} games** of {n}-player Cytosis {who}, on {cards} "
+            "(a reconstruction: no public source lists the real card values). "
+            "[What was run](#header).")
+
+
+def seat_sentences(seats: pd.DataFrame, sources: pd.DataFrame, band: float) -> list[str]:
+    """From the seats section's tables `seat_advantage` and `seat_hp_sources` (CSV data)."""
+    if seats.empty:
+        return []
+    out, frags, out_of_band = [], [], []
+    groups = list(seats.groupby(["players", "field"], sort=False))
+    for (p, _field), part in groups:
+        part = part.set_index("seat")
+        first, last = part.loc[0], part.loc[p - 1]
+        share = _ci(first["win_share_pp"], first["win_share_pp_low"], first["win_share_pp_high"], unit="%")
+        frags.append(f"{share} of {p}-player games against a fair {100 / p:.0f}% (the last seat: "
+                     f"{last['win_share_pp']:.1f}%)" if len(groups) == 1 else
+                     f"{share} at {p} players (fair {100 / p:.0f}%)")
+        if (part["verdict"] == OUT_OF_BAND).any():
+            out_of_band.append(p)
+    verdict = (f"no seat is shown out of the ±{band:g} pp band" if not out_of_band else
+               f"out of the ±{band:g} pp band" + (f" at {out_of_band[0]} players" if len(groups) == 1 else
+                                                   " at every player count" if len(out_of_band) == len(groups)
+                                                   else " at " + _join([str(p) for p in out_of_band]) + " players"))
+    out.append("The first player (seat 0) wins " + "; ".join(frags) + f": {verdict}. [Seat advantage](#seats).")
+    # where the first player's lead comes from, at the count with the largest lead
+    lead = seats[seats["seat"] == 0].sort_values("hp_above_table", ascending=False).iloc[0]
+    p, field = int(lead["players"]), lead["field"]
+    src = sources[(sources["players"] == p) & (sources["field"] == field) & (sources["seat"] == 0)].iloc[0]
+    by_src = {c[len("hp_above_table_"):]: src[c] for c in src.index
+              if c.startswith("hp_above_table_") and not c.endswith(("_low", "_high", "_se"))}
+    main = max(by_src, key=lambda k: by_src[k])
+    c = f"hp_above_table_{main}"
+    out.append(
+        f"At {p} players the first player ends {_ci(lead['hp_above_table'], lead['hp_above_table_low'], lead['hp_above_table_high'], 2, True)} "
+        f"HP above its table's mean, most of it from {_source_phrase(main)} "
+        f"({_ci(src[c], src[c + '_low'], src[c + '_high'], 2, True)} HP). [Where the seat gap comes from](#seats).")
+    return out
+
+
+def marker_sentence(marker: pd.DataFrame, by_round: pd.DataFrame, seats: pd.DataFrame) -> list[str]:
+    """From the seats section's `seat_marker` and `seat_marker_by_round` tables."""
+    if marker.empty:
+        return []
+    lead = seats[seats["seat"] == 0].sort_values("hp_above_table", ascending=False).iloc[0]
+    p, field = int(lead["players"]), lead["field"]
+    m = marker[(marker["players"] == p) & (marker["field"] == field) & (marker["seat"] == 0)].iloc[0]
+    r = by_round[(by_round["players"] == p) & (by_round["field"] == field) & (by_round["seat"] == 0)]
+    held = rounds_held(r.sort_values("round")["holder_share"].to_numpy())
+    holds = (f"holds the First Player Marker at the start of {held} in most {p}-player games" if held
+             else f"rarely holds the First Player Marker in {p}-player games")
+    return [f"The first player {holds}, so it reaches Laureates and the goal cards first; "
+            f"{100 * m['laureates_retake_share']:.0f}% of its Laureates placements are made while "
+            "it already holds the marker. The config keys that move this: "
+            "`rules.laureates_holder_may_take`, `rules.turn_order`, `rules.starting_atp` and "
+            "`overrides.board.goals.first_marker_hp`. [Levers](#seats)."]
+
+
+def type_sentence(types: pd.DataFrame, band: float) -> list[str]:
+    """From the cards section's `card_types` table."""
+    if types.empty:
+        return []
+    out_t = types[types["verdict"] == OUT_OF_BAND]
+    if out_t.empty:
+        shown_in = types[types["verdict"] == IN_BAND]
+        return [f"No card type is shown out of the ±{band:g} pp band against the mean of all cards "
+                f"({len(shown_in)} of {len(types)} type figures are shown inside it). "
+                "[Card types](#cards)."]
+    parts = []
+    counts = types["players"].nunique()
+    for t, part in out_t.groupby("type", sort=False):
+        part = part.sort_values("players")
+        more = "more" if part["gap_pp"].mean() > 0 else "less"
+        if counts == 1:
+            r = part.iloc[0]
+            vals = f"{_ci(r.gap_pp, r.gap_pp_low, r.gap_pp_high, 1, True)} pp"
+        else:
+            lo, hi = part.loc[part["gap_pp"].abs().idxmin()], part.loc[part["gap_pp"].abs().idxmax()]
+            vals = (f"out of band at {len(part)} of {counts} player counts, from {lo.gap_pp:+.1f} pp "
+                    f"({lo.players} players) to {hi.gap_pp:+.1f} pp ({hi.players} players)")
+        parts.append((abs(part["gap_pp"]).max(), f"{TYPE_PLURALS.get(t, t)} are worth {more} than the "
+                      f"average card: {vals}"))
+    parts.sort(key=lambda x: -x[0])
+    text = "; ".join(p for _, p in parts[:3])
+    left = len(parts) - 3
+    extra = f" ({left} more type{' is' if left == 1 else 's are'} out of band)" if left > 0 else ""
+    return [f"Card types: {text}{extra} (win share when dealt in the opening hand, against the mean "
+            f"over all cards; band ±{band:g} pp). [Card types](#cards)."]
+
+
+def card_sentence(cards: pd.DataFrame, band: float) -> list[str]:
+    """From the cards section's `card_strength` table."""
+    if cards.empty:
+        return []
+    out = []
+    for (p, _field), part in cards.groupby(["players", "field"], sort=False):
+        flagged = part[part["flagged"]]
+        n = len(part)
+        ranked = part[np.isfinite(part["contrast_pp"])].sort_values("contrast_pp")
+        strong, weak = ranked.iloc[-1], ranked.iloc[0]
+        head = (f"{len(flagged)} of {n} cards are out of line within their type" if len(flagged)
+                else f"No card is shown out of line within its type (0 of {n})")
+        out.append(f"{head} at {p} players (band ±{band:g} pp); the strongest against its type is "
+                   f"{strong['name']} ({_ci(strong['contrast_pp'], strong['contrast_pp_low'], strong['contrast_pp_high'], 1, True)} pp), "
+                   f"the weakest {weak['name']} ({_ci(weak['contrast_pp'], weak['contrast_pp_low'], weak['contrast_pp_high'], 1, True)} pp).")
+    if len(out) > 2:  # one sentence for many player counts
+        counts = cards.groupby("players")["flagged"].sum()
+        n = cards.groupby("players").size().iloc[0]
+        if not counts.any():
+            return [f"No card is shown out of line within its type at any player count (band "
+                    f"±{band:g} pp, {n} cards). [Cards](#cards)."]
+        return [f"Cards out of line within their type (band ±{band:g} pp): "
+                + ", ".join(f"{int(v)} at {p} players" for p, v in counts.items())
+                + f" of {n}. [Cards](#cards)."]
+    out[-1] += " [Cards](#cards)."
+    return out
+
+
+def build(run: RunData, tables: dict[str, pd.DataFrame], bands: dict[str, float]) -> Section:
+    """The summary from the other sections' tables (name -> CSV data)."""
+    sec = Section("summary", "Summary")
+    empty = pd.DataFrame()
+    sentences = [run_sentence(run)]
+    sentences += seat_sentences(tables.get("seat_advantage", empty), tables.get("seat_hp_sources", empty),
+                                bands["seat_win_share_pp"])
+    if "seat_advantage" in tables:
+        sentences += marker_sentence(tables["seat_marker"], tables["seat_marker_by_round"],
+                                     tables["seat_advantage"])
+    sentences += type_sentence(tables.get("card_types", empty), bands["card_type_pp"])
+    sentences += card_sentence(tables.get("card_strength", empty), bands["card_open_hand_pp"])
+    sec.text += [f"- {s}" for s in sentences]
+    return sec
