@@ -113,49 +113,12 @@ def _warm_kernel(loops: set[int], quiet: bool):
         return warm(loops)
 
 
-@app.command("run")
-def run_command(
-    config: Path = typer.Argument(..., help="Run config (TOML)."),
-    games: int | None = typer.Option(
-        None, "--games", "-n", min=1, help="Games per field and player count (default: the config's)."
-    ),
-    seed: int | None = typer.Option(None, "--seed", min=0, help="Master seed (default: the config's)."),
-    out: Path | None = typer.Option(
-        None, "--out", "-o", help="Run directory to write (default: runs/CONFIG-YYYYmmdd-HHMMSS)."
-    ),
-    workers: int | None = typer.Option(
-        None, "--workers", "-w", min=1, help="Local worker processes (default: every core)."
-    ),
-    players: list[int] | None = typer.Option(
-        None, "--players", "-p", help="Player count(s) to play instead of the config's; repeat "
-        "for several (-p 3 -p 5)."
-    ),
-    force: bool = typer.Option(False, "--force", help="Replace an existing run directory."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
-    resume: Path | None = typer.Option(
-        None, "--resume", help="Continue the interrupted run in this directory (same config)."
-    ),
-    dask: str | None = typer.Option(
-        None, "--dask", help="Run on an existing Dask cluster: its scheduler address "
-        "(tcp://HOST:8786). Default: the config's [dask] scheduler, else local processes."
-    ),
-    chunk_games: int | None = typer.Option(
-        None, "--chunk-games", min=1, help="Games per work unit (default: planned; records do "
-        "not depend on it)."
-    ),
-) -> None:
-    """Play the config's games on every core (or a Dask cluster) into a run directory:
-    resolved config, records and block aggregates as Parquet, run metadata; then summarise.
-    Ctrl-C keeps the finished chunks: continue with --resume DIR."""
+def _play(config: Path, opts, quiet: bool):
+    """Run a config (compiling first, with a progress bar), then write its report; one-line
+    errors and Ctrl-C exits as `simcell run`. Returns (outcome, report folder)."""
     from simcell.policies.user import UserPolicyError
-    from simcell.runner.run import RunDirError, RunError, RunOptions
+    from simcell.runner.run import RunDirError, RunError
 
-    if resume is not None and (out is not None or force):
-        _fail("--resume continues a directory; it takes no --out or --force")
-        return
-    opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None, out=out,
-                      workers=workers, force=force, resume=resume, dask=dask,
-                      chunk_games=chunk_games)
     runner = _runner(config, opts)
     from simcell.runner.progress import progress_bar
 
@@ -192,6 +155,52 @@ def run_command(
         typer.echo(f"\ninterrupted while writing the report; the run is complete: rebuild the "
                    f"report with simcell report {outcome.root}", err=True)
         raise typer.Exit(code=130) from None
+    return outcome, folder
+
+
+@app.command("run")
+def run_command(
+    config: Path = typer.Argument(..., help="Run config (TOML)."),
+    games: int | None = typer.Option(
+        None, "--games", "-n", min=1, help="Games per field and player count (default: the config's)."
+    ),
+    seed: int | None = typer.Option(None, "--seed", min=0, help="Master seed (default: the config's)."),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Run directory to write (default: runs/CONFIG-YYYYmmdd-HHMMSS)."
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", "-w", min=1, help="Local worker processes (default: every core)."
+    ),
+    players: list[int] | None = typer.Option(
+        None, "--players", "-p", help="Player count(s) to play instead of the config's; repeat "
+        "for several (-p 3 -p 5)."
+    ),
+    force: bool = typer.Option(False, "--force", help="Replace an existing run directory."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary."),
+    resume: Path | None = typer.Option(
+        None, "--resume", help="Continue the interrupted run in this directory (same config)."
+    ),
+    dask: str | None = typer.Option(
+        None, "--dask", help="Run on an existing Dask cluster: its scheduler address "
+        "(tcp://HOST:8786). Default: the config's [dask] scheduler, else local processes."
+    ),
+    chunk_games: int | None = typer.Option(
+        None, "--chunk-games", min=1, help="Games per work unit (default: planned; records do "
+        "not depend on it)."
+    ),
+) -> None:
+    """Play the config's games on every core (or a Dask cluster) into a run directory:
+    resolved config, records and block aggregates as Parquet, run metadata; then summarise.
+    Ctrl-C keeps the finished chunks: continue with --resume DIR."""
+    from simcell.runner.run import RunOptions
+
+    if resume is not None and (out is not None or force):
+        _fail("--resume continues a directory; it takes no --out or --force")
+        return
+    opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None, out=out,
+                      workers=workers, force=force, resume=resume, dask=dask,
+                      chunk_games=chunk_games)
+    outcome, folder = _play(config, opts, quiet)
     if not quiet:
         from simcell.reports.summary import summary_text
 
@@ -220,6 +229,64 @@ def report(
         _fail(str(exc))
         return
     typer.echo(f"report: {folder / 'report.html'} (and report.md, tables/*.csv)")
+
+
+@app.command()
+def compare(
+    a: Path = typer.Argument(..., help="Run directory or config A (the baseline)."),
+    b: Path = typer.Argument(..., help="Run directory or config B (the change)."),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Folder for the comparison (default: compare-A-B, or beside "
+        "B's run directory); configs are run into OUT/a and OUT/b."),
+    unpaired: bool = typer.Option(False, "--unpaired", help="Compare runs on different seeds "
+                                  "(unpaired; the report says so)."),
+    games: int | None = typer.Option(None, "--games", "-n", min=1, help="With configs: games per "
+                                     "field and player count (default: A's)."),
+    seed: int | None = typer.Option(None, "--seed", min=0, help="With configs: the seed both run "
+                                    "on (default: A's)."),
+    players: list[int] | None = typer.Option(None, "--players", "-p", help="With configs: player "
+                                             "count(s) instead of A's."),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="Local worker processes."),
+    dask: str | None = typer.Option(None, "--dask", help="With configs: run on this Dask "
+                                    "scheduler (tcp://HOST:8786)."),
+    force: bool = typer.Option(False, "--force", help="Replace existing runs and comparison."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
+) -> None:
+    """What a change does: B against A, game g against game g, every figure side by side with
+    the paired difference and its interval. A and B are run directories, or two configs (both
+    then run on the same seed first; an interrupted pair continues where it stopped)."""
+    from simcell.config.errors import ConfigError
+    from simcell.config.load import load_run_config
+    from simcell.reports.compare import CompareError, build_compare
+    from simcell.reports.data import ReportError
+    from simcell.runner.run import RunOptions
+
+    configs = [p.is_file() for p in (a, b)]
+    if configs[0] != configs[1]:
+        _fail("give two run directories or two configs, not one of each")
+    folder = out or (Path(f"compare-{a.stem}-{b.stem}") if configs[0] else b.parent / f"compare-{a.name}-{b.name}")
+    if configs[0]:
+        try:
+            shared = seed if seed is not None else load_run_config(a).seed
+        except ConfigError as exc:
+            _fail(str(exc))
+        roots = []
+        for name, config in (("a", a), ("b", b)):
+            root = folder / name
+            # a pair interrupted or played before continues (the runner refuses another config)
+            resume = root if (root / "run.json").is_file() and not force else None
+            opts = RunOptions(games=games, seed=shared, players=tuple(players) if players else None,
+                              out=None if resume else root, workers=workers, force=force,
+                              resume=resume, dask=dask)
+            outcome, _ = _play(config, opts, quiet)
+            roots.append(outcome.root)
+        a, b = roots
+    try:
+        written = build_compare(a, b, folder, unpaired=unpaired)
+    except (CompareError, ReportError) as exc:
+        _fail(str(exc))
+        return
+    typer.echo(f"comparison: {written / 'report.html'} (and report.md, tables/*.csv)")
 
 
 @app.command()

@@ -44,6 +44,7 @@ class Section:
     text: list[str] = field(default_factory=list)  # paragraphs (Markdown: **bold**, `code`)
     tables: list[Table] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
+    figures_first: bool = False  # the figures before the tables (a comparison's forest plot)
 
     def rendered(self) -> Section:
         """The section with every figure as PNG bytes (picklable, and closed in matplotlib)."""
@@ -163,8 +164,9 @@ def write_report(report: Report, out: Path) -> list[Path]:
                 md += [p, ""]
                 body.append(f"<p>{_inline_html(p)}</p>")
         # tables shown in the body, then the figures, then the full tables folded
-        for t in (t for t in s.tables if not t.collapsed):
-            written.append(_table(t, out, md, body))
+        if not s.figures_first:
+            for t in (t for t in s.tables if not t.collapsed):
+                written.append(_table(t, out, md, body))
         for f in s.figures:
             data = png_bytes(f.fig)
             path = out / "figures" / f"{f.name}.png"
@@ -176,7 +178,8 @@ def write_report(report: Report, out: Path) -> list[Path]:
             b64 = base64.b64encode(data).decode("ascii")
             body.append(f'<figure><img alt="{html.escape(f.title)}" src="data:image/png;base64,{b64}">'
                         f"<figcaption>{_inline_html(f.caption)}</figcaption></figure>")
-        for t in (t for t in s.tables if t.collapsed):
+        after = [t for t in s.tables if s.figures_first and not t.collapsed]
+        for t in after + [t for t in s.tables if t.collapsed]:
             written.append(_table(t, out, md, body))
     page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"

@@ -1,0 +1,146 @@
+"""`simcell compare` (designer tools issue): paired differences that are exactly zero for a
+no-op change, refusals of runs that cannot be compared, the pairing's gain over unpaired runs
+for a +1 ATP change (measured), the Holm adjustment by hand, and the command end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from simcell.cli import app
+from simcell.reports.compare import CompareError, build_compare, pairing
+from simcell.reports.data import RunData
+from simcell.reports.paired import difference, holm
+from simcell.runner.run import RunOptions, Runner
+
+BASE = """
+[run]
+players = 3
+games = {games}
+seed = {seed}
+
+[[field]]
+name = "greedy"
+policy = "greedy"
+"""
+INSULIN = '\n[overrides.cards."Insulin"]\natp = {atp}\n'  # shipped: 1 ATP
+
+
+def run(folder: Path, name: str, seed: int = 5, games: int = 6000, extra: str = "") -> Path:
+    config = folder / f"{name}.toml"
+    config.write_text(BASE.format(games=games, seed=seed) + extra)
+    out = folder / name
+    Runner(config, RunOptions(out=out, workers=1)).run()
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("compare")
+    return {
+        "a": run(folder, "a"),
+        "noop": run(folder, "noop", extra=INSULIN.format(atp=1)),  # the shipped value again
+        "atp": run(folder, "atp", extra=INSULIN.format(atp=2)),
+        "atp_other_seed": run(folder, "atp_other_seed", seed=6, extra=INSULIN.format(atp=2)),
+    }
+
+
+def test_a_no_op_change_gives_exactly_zero(runs, tmp_path):
+    out = build_compare(runs["a"], runs["noop"], tmp_path / "cmp")
+    head = pd.read_csv(out / "tables" / "headline.csv")
+    assert (head["difference"] == 0).all() and (head["se"] == 0).all()
+    assert not head["moved"].any()
+    cards = pd.read_csv(out / "tables" / "cards.csv")
+    diffs = cards[[c for c in cards.columns if c.endswith("_diff")]].to_numpy()
+    assert np.all((diffs == 0) | np.isnan(diffs))
+    assert pd.read_csv(out / "tables" / "differences.csv").empty
+    assert "same game" in (out / "report.md").read_text()
+
+
+def test_runs_that_cannot_be_paired_are_refused(runs, tmp_path):
+    a, other_seed = RunData(runs["a"]), RunData(runs["atp_other_seed"])
+    with pytest.raises(CompareError, match="seeds 5 and 6.*--unpaired"):
+        pairing(a, other_seed)
+    assert not pairing(a, other_seed, unpaired=True).paired
+    config = tmp_path / "p4.toml"
+    config.write_text(BASE.format(games=600, seed=5).replace("players = 3", "players = 4"))
+    Runner(config, RunOptions(out=tmp_path / "p4", workers=1)).run()
+    with pytest.raises(CompareError, match="player counts: A \\[3\\], B \\[4\\]"):
+        pairing(a, RunData(tmp_path / "p4"))
+    with pytest.raises(CompareError, match="player counts"):
+        pairing(a, RunData(tmp_path / "p4"), unpaired=True)  # never, even unpaired
+    fields = tmp_path / "fields.toml"
+    fields.write_text(BASE.format(games=6000, seed=5).replace('policy = "greedy"', 'policy = "planner"'))
+    Runner(fields, RunOptions(out=tmp_path / "planner", workers=1)).run()
+    with pytest.raises(CompareError, match="policy fields"):
+        pairing(a, RunData(tmp_path / "planner"), unpaired=True)
+    result = CliRunner().invoke(app, ["compare", str(runs["a"]), str(runs["atp_other_seed"]),
+                                      "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and "cannot be paired" in result.output
+
+
+def test_paired_intervals_are_narrower_than_unpaired(runs, tmp_path):
+    """+1 ATP on Insulin against the baseline: paired on the same seed, and unpaired against a
+    run of the change on another seed (the same number of games)."""
+    paired = pd.read_csv(build_compare(runs["a"], runs["atp"], tmp_path / "p") / "tables" / "headline.csv")
+    unpaired = pd.read_csv(build_compare(runs["a"], runs["atp_other_seed"], tmp_path / "u",
+                                         unpaired=True) / "tables" / "headline.csv")
+    ratio = (paired["high"] - paired["low"]) / (unpaired["high"] - unpaired["low"])
+    print("\npaired / unpaired half-width:", dict(zip(paired["figure"], ratio.round(3))))
+    assert ratio.median() <= 0.7, ratio
+    pairing_text = (tmp_path / "p" / "report.md").read_text()
+    assert "paired: game g of A against game g of B" in pairing_text
+    assert "unpaired, as asked" in (tmp_path / "u" / "report.md").read_text()
+
+
+def test_the_changed_card_is_bought_less(runs, tmp_path):
+    out = build_compare(runs["a"], runs["atp"], tmp_path / "cmp")
+    cards = pd.read_csv(out / "tables" / "cards.csv").set_index("name")
+    insulin = cards.loc["Insulin"]
+    assert insulin["pick_rate_pct_high"] < 0  # dearer: picked less often, shown beyond noise
+    moved = pd.read_csv(out / "tables" / "cards_moved.csv")
+    assert "Insulin" in set(moved["name"])  # listed as changed
+    diffs = pd.read_csv(out / "tables" / "differences.csv")
+    assert diffs.to_dict("records") == [{"what": "card", "name": "Insulin", "field": "atp", "A": 1, "B": 2}]
+
+
+def test_difference_and_holm_by_hand():
+    # two blocks; figure = sum(x) / sum(n); A: x = (1, 3), n = (2, 2); B: x = (2, 5), n = (2, 2)
+    a = {"x": np.array([1.0, 3.0]), "n": np.array([2.0, 2.0])}
+    b = {"x": np.array([2.0, 5.0]), "n": np.array([2.0, 2.0])}
+    d = difference(lambda t: np.array([t["x"] / t["n"]]), a, b)
+    assert d.diff[0] == pytest.approx(7 / 4 - 4 / 4)
+    # leave block 0 out: B 5/2 - A 3/2 = 1; block 1 out: 2/2 - 1/2 = 0.5; mean 0.75
+    assert d.se[0] == pytest.approx(np.sqrt(0.5 * ((1 - 0.75) ** 2 + (0.5 - 0.75) ** 2)))
+    assert holm(np.array([0.01, 0.04, 0.03, 0.5])).tolist() == pytest.approx([0.04, 0.09, 0.09, 0.5])  # 4p, 3p, 2p, p in order, kept monotone
+
+
+def test_compare_two_configs_end_to_end(tmp_path):
+    """Two configs: both run on A's seed, then compared; run again, the pair is reused."""
+    a = tmp_path / "base.toml"
+    a.write_text(BASE.format(games=900, seed=3))
+    b = tmp_path / "dearer.toml"
+    b.write_text(BASE.format(games=900, seed=99) + INSULIN.format(atp=2))  # B's own seed is not used
+    args = ["compare", str(a), str(b), "--out", str(tmp_path / "cmp"), "--quiet", "--workers", "1"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert RunData(tmp_path / "cmp" / "b").seed == 3
+    assert (tmp_path / "cmp" / "report.html").is_file()
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0, again.output
+
+
+def test_comparison_figures_have_no_overlapping_labels(runs, tmp_path):
+    from simcell.reports.compare import _card_forest, _forest
+    from tests.test_report_figures import figure_problems
+
+    out = build_compare(runs["a"], runs["atp"], tmp_path / "cmp")
+    head = pd.read_csv(out / "tables" / "headline.csv")
+    cards = pd.read_csv(out / "tables" / "cards.csv")
+    for fig in (_forest(head, "B − A"), _card_forest(cards, 1.0, "Cards, B − A")):
+        assert not figure_problems(fig)
