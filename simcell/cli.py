@@ -113,9 +113,10 @@ def _warm_kernel(loops: set[int], quiet: bool):
         return warm(loops)
 
 
-def _play(config: Path, opts, quiet: bool):
-    """Run a config (compiling first, with a progress bar), then write its report; one-line
-    errors and Ctrl-C exits as `simcell run`. Returns (outcome, report folder)."""
+def _play(config: Path, opts, quiet: bool, report: bool = True):
+    """Run a config (compiling first, with a progress bar), then write its report (unless
+    `report` is false); one-line errors and Ctrl-C exits as `simcell run`. Returns (outcome,
+    report folder or None)."""
     from simcell.policies.user import UserPolicyError
     from simcell.runner.run import RunDirError, RunError
 
@@ -147,6 +148,8 @@ def _play(config: Path, opts, quiet: bool):
         _fail(f"{config}: {exc}")
         return
     preload.join()
+    if not report:
+        return outcome, None
     from simcell.reports.build import build_report
 
     try:
@@ -287,6 +290,63 @@ def compare(
         _fail(str(exc))
         return
     typer.echo(f"comparison: {written / 'report.html'} (and report.md, tables/*.csv)")
+
+
+@app.command()
+def sweep(
+    config: Path = typer.Argument(..., help="Run config to vary."),
+    set_: list[str] | None = typer.Option(
+        None, "--set", help="KEY=V1,V2,... : a card, event, goal, board or rule value and the "
+        "values it takes (cards.\"Insulin\".atp=1,2,3,4; board.goals.first_marker_hp=2,3; "
+        "rules.turn_order=marker,rotate); several make a grid. Also: a [sweep] table."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder of the sweep (default: "
+                                    "sweep-CONFIG)."),
+    games: int | None = typer.Option(None, "--games", "-n", min=1, help="Games per variant, field "
+                                     "and player count (default: the config's)."),
+    seed: int | None = typer.Option(None, "--seed", min=0, help="The seed every variant plays "
+                                    "(default: the config's)."),
+    players: list[int] | None = typer.Option(None, "--players", "-p", help="Player count(s)."),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="Local worker processes."),
+    dask: str | None = typer.Option(None, "--dask", help="Run on this Dask scheduler."),
+    force: bool = typer.Option(False, "--force", help="Replace the sweep's runs."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
+) -> None:
+    """Vary one value (or a grid) on the same games: one run directory per variant, then
+    response curves with paired intervals, the slope per step and, for a card, the value at which
+    its contrast against its type crosses zero. An interrupted sweep continues where it stopped."""
+    from simcell.config.errors import ConfigError
+    from simcell.config.sweep import variants as sweep_variants
+    from simcell.reports.compare import CompareError
+    from simcell.reports.data import ReportError
+    from simcell.reports.sweep import build_sweep, write_plan
+    from simcell.runner.run import RunOptions
+
+    folder = out or Path(f"sweep-{config.stem}")
+    try:
+        settings, variants = sweep_variants(config, set_ or [], folder)
+    except ConfigError as exc:
+        _fail(str(exc))
+        return
+    plan = []
+    for i, v in enumerate(variants):
+        root = folder / "runs" / v.name
+        resume = root if (root / "run.json").is_file() and not force else None
+        if not quiet:
+            typer.echo(f"variant {i + 1} of {len(variants)}: {v.name}", err=True)
+        opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None,
+                          out=None if resume else root, workers=workers, force=force,
+                          resume=resume, dask=dask)
+        _play(v.config, opts, quiet, report=False)
+        plan.append({"name": v.name, "values": list(v.values), "run": f"runs/{v.name}"})
+    write_plan(folder, [{"key": s.key, "path": list(s.path), "values": list(s.values)} for s in settings],
+               plan)
+    try:
+        written = build_sweep(folder)
+    except (CompareError, ReportError) as exc:
+        _fail(str(exc))
+        return
+    typer.echo(f"sweep: {written / 'report.html'} (and report.md, tables/*.csv; each variant's "
+               f"run directory under {folder / 'runs'}, readable by simcell report)")
 
 
 @app.command()

@@ -224,7 +224,8 @@ def load_run_config(path: Path | str, players: tuple[int, ...] | None = None) ->
     dask_t = top.table("dask", {})
     scheduler = dask_t.take("scheduler", str, "") or None
     dask_t.finish()
-    top.finish(("run", "field", "rules", "data", "overrides", "report", "dask"))
+    # [sweep] is read by `simcell sweep` (config/sweep.py); a plain run ignores it
+    top.finish(("run", "field", "rules", "data", "overrides", "report", "dask", "sweep"))
     return RunConfig(
         source=path,
         players=players,

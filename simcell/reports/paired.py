@@ -89,3 +89,15 @@ def moved(d: Difference, band: float | np.ndarray, level: float = 0.95) -> np.nd
     """Where the difference's interval lies wholly outside the band ±band."""
     lo, hi = d.bounds(level)
     return (lo > band) | (hi < -np.asarray(band))
+
+
+def jackknife_many(stat: Callable[[list[dict[str, np.ndarray]]], np.ndarray], runs: list[Sums]):
+    """A figure of several runs on the same games (a sweep's variants: a slope, a crossing),
+    jackknifed by leaving each block out of every run at once. Returns (value, se, df)."""
+    totals = [_totals(s) for s in runs]
+    k = next(iter(runs[0].values())).shape[0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value = np.asarray(stat(totals), float)
+        left = np.array([stat([{n: t[n] - s[n][i] for n in s} for t, s in zip(totals, runs)])
+                         for i in range(k)], float)
+    return value, _se(left), k - 1

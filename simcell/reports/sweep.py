@@ -1,0 +1,196 @@
+"""`simcell sweep`: response curves of one value a designer varies, from a folder of run
+directories that played the same games (sweep.json lists them). Each variant's figures with the
+interval of its paired difference from the first variant; the slope per step and, for a swept
+card, the value at which its contrast against its type crosses zero, both jackknifed over the
+shared blocks (reports/paired.py); the other cards that moved between the first and the last
+variant (Benjamini–Hochberg)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from simcell.reports.compare import _cards, pairing, segment_sums
+from simcell.reports.data import RunData
+from simcell.reports.paired import difference, jackknife_many
+from simcell.reports.render import Figure, Report, Section, Table, write_report
+from simcell.reports.sections.cards import card_table
+from simcell.reports.style import figure
+
+SWEEP_FILE = "sweep.json"
+
+
+def write_plan(folder: Path, settings: list[dict], variants: list[dict]) -> None:
+    """sweep.json: the settings ({key, values}) and the variants ({name, values, run}) in order."""
+    (folder / SWEEP_FILE).write_text(json.dumps({"settings": settings, "variants": variants}, indent=1))
+
+
+def _ratio(n, d):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return n / d
+
+
+class _Figures:
+    """The figures of one variant from its block-sum totals: the swept card's opening-hand
+    effect, contrast, pick rate and completion rate (pp or %), the worst seat's distance from the
+    fair share (pp) and the winning HP."""
+
+    def __init__(self, card: int | None, same_type: np.ndarray, players: int):
+        self.card, self.same_type, self.p = card, same_type, players
+        self.names = (["opening-hand effect (pp)", "against its type (pp)", "pick rate (%)",
+                       "completion rate (%)"] if card is not None else []) + [
+            "worst seat − fair share (pp)", "winning HP"]
+
+    def __call__(self, t: dict) -> np.ndarray:
+        out = []
+        if self.card is not None:
+            c = self.card
+            effects = _ratio(t["open_win"][self.same_type], t["dealt"][self.same_type]) * 100
+            own = _ratio(t["open_win"][c], t["dealt"][c]) * 100
+            others = effects[self.same_type != c]
+            out += [own, own - np.nanmean(others) if len(others) else np.nan,
+                    _ratio(t["bought"][c], t["exposed"][c]) * 100,
+                    _ratio(t["completed"][c], t["acquired"][c]) * 100]
+        share = _ratio(t["seat_win"], t["seat_rows"]) * 100 - 100 / self.p
+        out += [share[np.argmax(np.abs(share))], t["winning_hp"] / t["games"]]
+        return np.array(out, float)
+
+
+def _crossing(x: np.ndarray, y: np.ndarray) -> float:
+    """The x at which y crosses zero first (linear between neighbours), else NaN."""
+    for i in range(len(x) - 1):
+        if y[i] == 0:
+            return float(x[i])
+        if np.isfinite(y[i]) and np.isfinite(y[i + 1]) and (y[i] < 0) != (y[i + 1] < 0):
+            return float(x[i] + (x[i + 1] - x[i]) * y[i] / (y[i] - y[i + 1]))
+    return float(x[-1]) if len(y) and y[-1] == 0 else float("nan")
+
+
+def build_sweep(folder: Path) -> Path:
+    """Write the sweep report of `folder` (sweep.json and its run directories) into folder."""
+    plan = json.loads((folder / SWEEP_FILE).read_text())
+    settings, variants = plan["settings"], plan["variants"]
+    runs = [RunData(folder / v["run"]) for v in variants]
+    for r in runs[1:]:
+        pairing(runs[0], r)  # the same players, fields and games; refused otherwise
+    one = len(settings) == 1
+    x_values = [v["values"][0] for v in variants]
+    numeric = one and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in x_values)
+    x = np.array(x_values, float) if numeric else np.arange(len(variants), dtype=float)
+    cards = card_table(runs[0])
+    key = settings[0]["key"]
+    card_name = None
+    for s in settings:
+        parts = s["path"]
+        if parts[:2] == ["overrides", "cards"]:
+            card_name = parts[2]
+            key = s["key"]
+            break
+    card = int(cards.loc[cards["name"] == card_name, "id"].iloc[0]) if card_name is not None else None
+    same_type = (cards.loc[cards["type"] == cards.loc[cards["id"] == card, "type"].iloc[0], "id"].to_numpy()
+                 if card is not None else np.array([], int))
+    band = float(runs[0].resolved["report"]["bands"]["card_open_hand_pp"])
+    head = Section("sweep", f"Sweep of {' × '.join(s['key'] for s in settings)}", figures_first=True)
+    head.text.append(
+        f"{len(variants)} variants on the same games (seed {runs[0].seed}): "
+        + "; ".join(f"`{s['key']}` = " + ", ".join(json.dumps(v) for v in s["values"]) for s in settings)
+        + ". Each point is the variant's figure; its interval is that of the paired difference "
+        "from the first variant (jackknife over the shared blocks), drawn around the point.")
+    rows, summary_rows, moved_rows = [], [], []
+    for si, seg in enumerate(runs[0].segments):
+        segs = [r.segments[si] for r in runs]
+        sums = [segment_sums(r, s)[0] for r, s in zip(runs, segs)]
+        stat = _Figures(card, same_type, seg.players)
+        for v, (variant, s) in enumerate(zip(variants, sums)):
+            d = difference(stat, sums[0], s)
+            lo, hi = d.bounds()
+            for j, name in enumerate(stat.names):
+                rows.append({"players": seg.players, "field": seg.field_name, "variant": variant["name"],
+                             "x": x[v], "figure": name, "value": d.b[j], "diff_from_first": d.diff[j],
+                             "diff_low": lo[j], "diff_high": hi[j]})
+        if len(variants) > 1 and numeric:  # a slope only along one numeric value
+            def slope(totals, stat=stat):
+                ys = np.array([stat(t) for t in totals])  # variants x figures
+                xc = x - x.mean()
+                return (xc[:, None] * (ys - ys.mean(axis=0))).sum(axis=0) / (xc ** 2).sum()
+
+            value, se, df = jackknife_many(slope, sums)
+            for j, name in enumerate(stat.names):
+                summary_rows.append({"players": seg.players, "field": seg.field_name, "figure": name,
+                                     "slope_per_step": value[j], "slope_se": se[j], "df": df})
+            if card is not None and numeric:
+                def cross(totals, stat=stat):
+                    return np.array([_crossing(x, np.array([stat(t)[1] for t in totals]))])
+
+                cv, cse, _ = jackknife_many(cross, sums)
+                summary_rows.append({"players": seg.players, "field": seg.field_name,
+                                     "figure": f"{card_name}: value where its contrast crosses 0",
+                                     "crossing": cv[0], "crossing_se": cse[0], "df": df})
+        if len(variants) > 1:
+            c = _cards(seg, sums[0], sums[-1], True, cards, band)
+            c = c[c["moved"] & (c["card"] != card)]
+            moved_rows += [{"players": seg.players, "field": seg.field_name, "card": r.name,
+                            "effect change, pp (last − first)": f"{r.open_hand_win_pp_diff:+.2f} "
+                            f"({r.open_hand_win_pp_low:+.2f} to {r.open_hand_win_pp_high:+.2f})"}
+                           for r in c.itertuples()]
+    curves = pd.DataFrame(rows)
+    summary = pd.DataFrame(summary_rows)
+    for (p, field), part in curves.groupby(["players", "field"], sort=False):
+        head.figures.append(Figure(f"sweep_{p}p_{field}", f"Response curves, {p}p · {field}",
+                                   _curves(part, key if numeric else "variant", variants, numeric),
+                                   "Each figure against the swept value; whiskers: the paired "
+                                   "difference's 95% interval from the first variant."))
+    shown = curves.assign(**{"value": curves["value"].round(2),
+                             "vs first (95%)": [f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})" for d, lo, hi in
+                                                zip(curves["diff_from_first"], curves["diff_low"],
+                                                    curves["diff_high"])]})[
+        ["players", "figure", "variant", "value", "vs first (95%)"]]
+    head.tables.append(Table("sweep_curves", "Figures by variant", curves, shown))
+    if len(summary):
+        text = []
+        for r in summary.to_dict("records"):
+            q = stats.t.ppf(0.975, max(int(r["df"]), 1))
+            if "crosses" in r["figure"]:
+                text.append(f"{r['crossing']:.2f} ({r['crossing'] - q * r['crossing_se']:.2f} to "
+                            f"{r['crossing'] + q * r['crossing_se']:.2f})"
+                            if np.isfinite(r["crossing"]) else "not within the range")
+            else:
+                text.append(f"{r['slope_per_step']:+.3f} ({r['slope_per_step'] - q * r['slope_se']:+.3f} "
+                            f"to {r['slope_per_step'] + q * r['slope_se']:+.3f})")
+        head.tables.append(Table("sweep_summary", "Slope per step, and where the contrast crosses zero",
+                                 summary, summary[["players", "figure"]].assign(**{"estimate (95%)": text}),
+                                 note="Slope: least squares over the variants, per unit of the swept "
+                                      "value; both jackknifed over the blocks the variants share."))
+    head.tables.append(Table("sweep_moved", "Other cards that moved (last variant against the first)",
+                             pd.DataFrame(moved_rows, columns=["players", "field", "card",
+                                                               "effect change, pp (last − first)"]),
+                             note=f"Moved: Benjamini–Hochberg q below 0.05 over the cards and the "
+                                  f"interval outside ±{band:g} pp."))
+    title = f"simcell sweep: {' × '.join(s['key'] for s in settings)}"
+    write_report(Report(title, [head]), folder)
+    return folder
+
+
+def _curves(part: pd.DataFrame, xlabel: str, variants: list[dict], numeric: bool):
+    names = list(dict.fromkeys(part["figure"]))
+    cols = min(3, len(names))
+    rows = -(-len(names) // cols)
+    fig, axes = figure(nrows=rows, ncols=cols, figsize=(3.4 * cols, 2.7 * rows), squeeze=False)
+    for ax, name in zip(axes.flat, names):
+        f = part[part["figure"] == name]
+        err = [f["diff_from_first"] - f["diff_low"], f["diff_high"] - f["diff_from_first"]]
+        ax.errorbar(f["x"], f["value"], yerr=err, fmt="o-", ms=4, capsize=3, color="#4477aa")
+        ax.set_title(name, fontsize=9)
+        if numeric:
+            ax.set_xticks(f["x"])
+        else:
+            ax.set_xticks(f["x"], [str(i + 1) for i in range(len(f))])
+    for ax in axes.flat[len(names):]:
+        ax.set_visible(False)
+    fig.supxlabel(xlabel if numeric else "variant (1 = " + variants[0]["name"] + ")", fontsize=9)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,104 @@
+"""`simcell sweep` (designer tools issue): reading --set and [sweep], the variants as configs,
+bad input as one line, and a large ATP step that must lower the card's pick rate and its
+opening-hand effect (a test that can fail)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from simcell.cli import app
+from simcell.config.errors import ConfigError
+from simcell.config.load import load_run_config
+from simcell.config.sweep import parse_set, variants
+
+BASE = """
+[run]
+players = 3
+games = {games}
+seed = 8
+
+[[field]]
+name = "greedy"
+policy = "greedy"
+"""
+
+
+def test_set_reads_keys_and_values():
+    s = parse_set('cards."Insulin Receptor".atp=1,2,3')
+    assert s.path == ("overrides", "cards", "Insulin Receptor", "atp") and s.values == (1, 2, 3)
+    assert parse_set("rules.turn_order=marker,rotate").values == ("marker", "rotate")
+    assert parse_set("rules.starting_atp=[2, 3, 4, 5, 6],[3, 3, 4, 5, 6]").values == (
+        [2, 3, 4, 5, 6], [3, 3, 4, 5, 6])
+    assert parse_set("board.goals.first_marker_hp=2,3").path == (
+        "overrides", "board", "goals", "first_marker_hp")
+    for bad in ("cards.Insulin", "seed=1,2", "cards.\"Insulin\".atp"):
+        with pytest.raises(ConfigError):
+            parse_set(bad)
+
+
+def test_variants_are_configs_of_the_grid(tmp_path):
+    config = tmp_path / "base.toml"
+    config.write_text(BASE.format(games=100) + '\n[sweep]\n"rules.grey_per_player" = [0, 1]\n')
+    settings, vs = variants(config, ['cards."Insulin".atp=1,2,3'], tmp_path / "sw")
+    assert [s.key for s in settings] == ['cards."Insulin".atp', "rules.grey_per_player"]
+    assert len(vs) == 6 and vs[0].values == (1, 0) and vs[-1].values == (3, 1)
+    last = load_run_config(vs[-1].config)
+    assert {c.name: c.atp for c in last.game.cards}["Insulin"] == 3
+    assert last.game.rules.grey_per_player == 1 and last.seed == 8
+    assert len({v.name for v in vs}) == 6
+    load_run_config(config)  # the base config with its [sweep] table still runs as it is
+
+
+def test_bad_sweep_input_is_one_line(tmp_path):
+    config = tmp_path / "base.toml"
+    config.write_text(BASE.format(games=100))
+    for args, words in ((["--set", 'cards."Insuline".atp=1,2'], "Insuline"),
+                        (["--set", 'cards."Insulin".atp=1,-3'], "atp"),
+                        ([], "nothing to sweep")):
+        result = CliRunner().invoke(app, ["sweep", str(config), "--out", str(tmp_path / "x"), *args])
+        assert result.exit_code == 2, result.output
+        assert words in result.output and result.output.count("\n") == 1, result.output
+
+
+def test_a_dearer_card_is_bought_less_and_worth_less(tmp_path):
+    """Insulin from 1 ATP to 6: its pick rate and opening-hand effect fall beyond noise."""
+    config = tmp_path / "base.toml"
+    config.write_text(BASE.format(games=12_000))
+    out = tmp_path / "sw"
+    result = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Insulin".atp=1,6',
+                                      "--out", str(out), "--quiet", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    curves = pd.read_csv(out / "tables" / "sweep_curves.csv")
+    last = curves[curves["variant"] == curves["variant"].iloc[-1]].set_index("figure")
+    print("\n", last[["value", "diff_from_first", "diff_low", "diff_high"]])
+    assert last.loc["pick rate (%)", "diff_high"] < 0
+    assert last.loc["opening-hand effect (pp)", "diff_high"] < 0
+    summary = pd.read_csv(out / "tables" / "sweep_summary.csv").set_index("figure")
+    assert summary.loc["pick rate (%)", "slope_per_step"] < 0
+    assert (out / "report.html").is_file() and (out / "runs").is_dir()
+    # interrupted or repeated: the variants' runs are reused
+    again = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Insulin".atp=1,6',
+                                     "--out", str(out), "--quiet", "--workers", "1"])
+    assert again.exit_code == 0, again.output
+
+
+def test_sweep_figures_have_no_overlapping_labels(tmp_path):
+    from simcell.reports.sweep import _curves
+    from tests.test_report_figures import figure_problems
+
+    rows = [{"figure": f, "x": x, "value": x * 2.0, "diff_from_first": x - 1.0, "diff_low": x - 1.5,
+             "diff_high": x - 0.5} for f in ("opening-hand effect (pp)", "against its type (pp)",
+                                           "pick rate (%)", "completion rate (%)",
+                                           "worst seat − fair share (pp)", "winning HP")
+            for x in (1.0, 2.0, 3.0, 4.0)]
+    fig = _curves(pd.DataFrame(rows), 'cards."Insulin".atp', [{"name": "Insulin.atp=1"}], True)
+    assert not figure_problems(fig)
+
+
+@pytest.fixture(autouse=True)
+def _here(monkeypatch, tmp_path: Path):
+    monkeypatch.chdir(tmp_path)  # a sweep without --out writes beside the working directory
