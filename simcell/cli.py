@@ -350,6 +350,103 @@ def sweep(
 
 
 @app.command()
+def seats(
+    config: Path = typer.Argument(..., help="Run config whose seats to explain."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: seats-CONFIG)."),
+    games: int | None = typer.Option(None, "--games", "-n", min=1, help="Games per variant, field "
+                                     "and player count (default: the config's)."),
+    seed: int | None = typer.Option(None, "--seed", min=0, help="Seed (default: the config's)."),
+    players: list[int] | None = typer.Option(None, "--players", "-p", help="Player count(s)."),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="Local worker processes."),
+    dask: str | None = typer.Option(None, "--dask", help="Run on this Dask scheduler."),
+    search: bool = typer.Option(True, "--search/--no-search", help="Search for a starting-ATP "
+                                "ladder that makes seats fair."),
+    trials: int = typer.Option(24, "--trials", min=2, help="Ladders the search screens."),
+    screen_games: int | None = typer.Option(None, "--screen-games", min=100, help="Games per "
+                                            "player count for each screened ladder (default: a "
+                                            "tenth of --games, at least 2,000)."),
+    confirm: int = typer.Option(3, "--confirm", min=1, help="Best ladders replayed on fresh seeds."),
+    force: bool = typer.Option(False, "--force", help="Replace the runs."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
+) -> None:
+    """Why seats differ: paired runs with each cause of seat advantage switched off (flat
+    starting ATP, no grey flasks, the marker holder may not retake Laureates, rotating turn
+    order, all together), then a search for the starting-ATP ladder that brings every seat
+    within the band, its best ladders confirmed on fresh seeds."""
+    import json
+
+    from simcell.config.errors import ConfigError
+    from simcell.config.load import load_run_config
+    from simcell.config.sweep import LADDER, base_config, seat_causes, write_variant
+    from simcell.reports.compare import CompareError
+    from simcell.reports.data import ReportError, RunData
+    from simcell.reports.seat_causes import SEATS_FILE, build_seats, objective
+    from simcell.runner.ladder import search_ladder
+    from simcell.runner.run import RunOptions
+
+    folder = out or Path(f"seats-{config.stem}")
+    try:
+        rc = load_run_config(config)
+        causes = seat_causes(config)
+        base = base_config(config)
+    except ConfigError as exc:
+        _fail(str(exc))
+        return
+    shared = seed if seed is not None else rc.seed
+    full = games or rc.games
+
+    def play(name: str, assignments, where: str, n: int, at_seed: int) -> Path:
+        path = write_variant(config, base, name, assignments, folder)
+        root = folder / where / name
+        resume = root if (root / "run.json").is_file() and not force else None
+        opts = RunOptions(games=n, seed=at_seed, players=tuple(players) if players else None,
+                          out=None if resume else root, workers=workers, force=force,
+                          resume=resume, dask=dask)
+        outcome, _ = _play(path, opts, quiet, report=False)
+        return outcome.root
+
+    plan: dict = {"causes": []}
+    try:
+        for i, (name, assignments) in enumerate(causes):
+            slug = name.replace(" ", "-")
+            if not quiet:
+                typer.echo(f"cause {i + 1} of {len(causes)}: {name}", err=True)
+            root = play(slug, assignments, "causes", full, shared)
+            plan["causes"].append({"name": name, "run": str(root.relative_to(folder))})
+        if search:
+            n_seats = max(players or rc.players)
+            start = list(rc.game.board.starting_atp)
+            screen = screen_games or max(full // 10, 2000)
+
+            def ladder_of(seats_atp):
+                return list(seats_atp) + start[n_seats:]
+
+            def evaluate(seats_atp) -> float:
+                name = "atp=" + "-".join(map(str, seats_atp))
+                root = play(name, [(LADDER, ladder_of(seats_atp))], "search", screen, shared)
+                return objective(RunData(root), dict(rc.report.bands)["seat_win_share_pp"])
+
+            if not quiet:
+                typer.echo(f"searching {trials} starting-ATP ladders on {screen:,} games each", err=True)
+            tried = search_ladder(evaluate, tuple(start[:n_seats]), trials, shared)
+            fresh = (shared * 6364136223846793005 + 1442695040888963407) % 2**63
+            confirmed = []
+            for seats_atp, _ in tried[:confirm]:
+                name = "atp=" + "-".join(map(str, seats_atp))
+                root = play(name, [(LADDER, ladder_of(seats_atp))], "confirm", full, fresh)
+                confirmed.append({"ladder": ladder_of(seats_atp), "run": str(root.relative_to(folder))})
+            plan["search"] = {"screen_games": screen, "confirm_games": full, "confirm_seed": fresh,
+                              "trials": [{"ladder": ladder_of(t), "objective": v} for t, v in tried],
+                              "confirmed": confirmed}
+        (folder / SEATS_FILE).write_text(json.dumps(plan, indent=1))
+        written = build_seats(folder)
+    except (ConfigError, CompareError, ReportError) as exc:
+        _fail(str(exc))
+        return
+    typer.echo(f"seats: {written / 'report.html'} (and report.md, tables/*.csv)")
+
+
+@app.command()
 def cards(
     config: Path | None = typer.Argument(
         None, help="Run config whose card set to show (default: the shipped set)."

@@ -148,29 +148,60 @@ def _label(setting: Setting, value: Any) -> str:
     return re.sub(r"[^\w.=+,-]+", "_", name)
 
 
+def base_config(config: Path) -> dict:
+    """The config as data, relative paths made absolute and any [sweep] table dropped."""
+    data = read_toml(config)
+    return {k: v for k, v in _absolute(data, config.parent.resolve()).items() if k != "sweep"}
+
+
+def write_variant(config: Path, base: dict, name: str, assignments: list[tuple[Setting, Any]],
+                  folder: Path) -> Path:
+    """The base config with each (setting, value) set, written as folder/configs/NAME.toml and
+    loaded once (a bad value fails here, naming the variant)."""
+    body = tomllib.loads(tomli_w.dumps(base))  # a deep copy
+    for s, v in assignments:
+        _set(body, s.path, v)
+    (folder / "configs").mkdir(parents=True, exist_ok=True)
+    path = folder / "configs" / f"{name}.toml"
+    path.write_text(f"# variant of {config}: " + (", ".join(f"{s.key} = {v!r}" for s, v in assignments)
+                                                  or "as it is") + "\n" + tomli_w.dumps(body),
+                    encoding="utf-8")
+    try:
+        load_run_config(path)
+    except ConfigError as exc:
+        raise ConfigError(config, " and ".join(s.key for s, _ in assignments) or None,
+                          f"the variant {name} is not a valid config: {exc}") from None
+    return path
+
+
 def variants(config: Path, sets: list[str], folder: Path) -> tuple[list[Setting], list[Variant]]:
     """Every variant of the grid (the first value of each setting first), written as configs under
     folder/configs and loaded once each: a bad key or value fails here, before any game."""
-    data = read_toml(config)
-    settings = [parse_set(s) for s in sets] + settings_from_config(data, config)
+    settings = [parse_set(s) for s in sets] + settings_from_config(read_toml(config), config)
     if not settings:
         raise ConfigError(config, "sweep", "nothing to sweep: give --set KEY=V1,V2,... or a [sweep] table")
-    base = {k: v for k, v in _absolute(data, config.parent.resolve()).items() if k != "sweep"}
+    base = base_config(config)
     out = []
-    (folder / "configs").mkdir(parents=True, exist_ok=True)
     for combo in itertools.product(*(s.values for s in settings)):
-        body = tomllib.loads(tomli_w.dumps(base))  # a deep copy
-        for s, v in zip(settings, combo):
-            _set(body, s.path, v)
         name = "+".join(_label(s, v) for s, v in zip(settings, combo))
-        path = folder / "configs" / f"{name}.toml"
-        path.write_text(f"# variant of {config}: " + ", ".join(f"{s.key} = {v!r}" for s, v in
-                                                                zip(settings, combo)) + "\n"
-                        + tomli_w.dumps(body), encoding="utf-8")
-        try:
-            load_run_config(path)
-        except ConfigError as exc:
-            raise ConfigError(config, " and ".join(s.key for s in settings),
-                              f"the variant {name} is not a valid config: {exc}") from None
-        out.append(Variant(name, combo, path))
+        out.append(Variant(name, combo, write_variant(config, base, name, list(zip(settings, combo)), folder)))
     return settings, out
+
+
+def seat_causes(config: Path) -> list[tuple[str, list[tuple[Setting, Any]]]]:
+    """`simcell seats`: the config as it is, then each cause of seat advantage switched off alone,
+    then all together (README "Keys a designer reaches for", the seat levers)."""
+    ladder = list(load_run_config(config).game.board.starting_atp)
+    flat = [round(sum(ladder) / len(ladder))] * len(ladder)
+    causes = [
+        ("flat starting ATP", Setting("rules.starting_atp", ("rules", "starting_atp"), (flat,)), flat),
+        ("no grey flasks", Setting("rules.grey_per_player", ("rules", "grey_per_player"), (0,)), 0),
+        ("holder may not retake Laureates", Setting("rules.laureates_holder_may_take",
+                                                    ("rules", "laureates_holder_may_take"), (False,)), False),
+        ("rotating turn order", Setting("rules.turn_order", ("rules", "turn_order"), ("rotate",)), "rotate"),
+    ]
+    out = [("as configured", [])] + [(name, [(s, v)]) for name, s, v in causes]
+    return out + [("all together", [(s, v) for _, s, v in causes])]
+
+
+LADDER = Setting("rules.starting_atp", ("rules", "starting_atp"), ())
