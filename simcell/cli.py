@@ -243,6 +243,8 @@ def compare(
         "B's run directory); configs are run into OUT/a and OUT/b."),
     unpaired: bool = typer.Option(False, "--unpaired", help="Compare runs on different seeds "
                                   "(unpaired; the report says so)."),
+    calibration: Path | None = typer.Option(None, "--calibration", help="A simcell calibrate "
+                                            "folder: state differences in ATP too."),
     games: int | None = typer.Option(None, "--games", "-n", min=1, help="With configs: games per "
                                      "field and player count (default: A's)."),
     seed: int | None = typer.Option(None, "--seed", min=0, help="With configs: the seed both run "
@@ -285,8 +287,8 @@ def compare(
             roots.append(outcome.root)
         a, b = roots
     try:
-        written = build_compare(a, b, folder, unpaired=unpaired)
-    except (CompareError, ReportError) as exc:
+        written = build_compare(a, b, folder, unpaired=unpaired, calibration=calibration)
+    except (CompareError, ReportError, FileNotFoundError) as exc:
         _fail(str(exc))
         return
     typer.echo(f"comparison: {written / 'report.html'} (and report.md, tables/*.csv)")
@@ -301,6 +303,8 @@ def sweep(
         "rules.turn_order=marker,rotate); several make a grid. Also: a [sweep] table."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder of the sweep (default: "
                                     "sweep-CONFIG)."),
+    calibration: Path | None = typer.Option(None, "--calibration", help="A simcell calibrate "
+                                            "folder: state differences in ATP too."),
     games: int | None = typer.Option(None, "--games", "-n", min=1, help="Games per variant, field "
                                      "and player count (default: the config's)."),
     seed: int | None = typer.Option(None, "--seed", min=0, help="The seed every variant plays "
@@ -341,8 +345,8 @@ def sweep(
     write_plan(folder, [{"key": s.key, "path": list(s.path), "values": list(s.values)} for s in settings],
                plan)
     try:
-        written = build_sweep(folder)
-    except (CompareError, ReportError) as exc:
+        written = build_sweep(folder, calibration)
+    except (CompareError, ReportError, FileNotFoundError) as exc:
         _fail(str(exc))
         return
     typer.echo(f"sweep: {written / 'report.html'} (and report.md, tables/*.csv; each variant's "
@@ -444,6 +448,63 @@ def seats(
         _fail(str(exc))
         return
     typer.echo(f"seats: {written / 'report.html'} (and report.md, tables/*.csv)")
+
+
+@app.command()
+def calibrate(
+    config: Path = typer.Argument(..., help="Run config to calibrate."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: calibrate-CONFIG)."),
+    games: int | None = typer.Option(None, "--games", "-n", min=1, help="Games per run, field and "
+                                     "player count (default: the config's)."),
+    seed: int | None = typer.Option(None, "--seed", min=0, help="Seed (default: the config's)."),
+    players: list[int] | None = typer.Option(None, "--players", "-p", help="Player count(s)."),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="Local worker processes."),
+    dask: str | None = typer.Option(None, "--dask", help="Run on this Dask scheduler."),
+    force: bool = typer.Option(False, "--force", help="Replace the runs."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
+) -> None:
+    """The measured ATP equivalent per player count: what +1 starting ATP for one player is worth
+    in win share and HP (each seat in turn, paired with the config as it is, averaged). Give the
+    folder to compare or sweep with --calibration to read effects in ATP."""
+    import json
+
+    from simcell.config.errors import ConfigError
+    from simcell.config.load import load_run_config
+    from simcell.config.sweep import LADDER, base_config, write_variant
+    from simcell.reports.calibration import PLAN_FILE, build_calibration
+    from simcell.reports.data import ReportError
+    from simcell.runner.run import RunOptions
+
+    folder = out or Path(f"calibrate-{config.stem}")
+    try:
+        rc = load_run_config(config)
+        base = base_config(config)
+        ladder = list(rc.game.board.starting_atp)
+        seats_up = []
+        for s in range(max(players or rc.players)):
+            plus = ladder.copy()
+            plus[s] += 1
+            seats_up.append((f"seat{s}+1", [(LADDER, plus)]))
+        variants = [("as-configured", [])] + seats_up
+        roots = []
+        for name, assignments in variants:
+            path = write_variant(config, base, name, assignments, folder)
+            root = folder / "runs" / name
+            resume = root if (root / "run.json").is_file() and not force else None
+            if not quiet:
+                typer.echo(f"run {len(roots) + 1} of {len(variants)}: {name}", err=True)
+            opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None,
+                              out=None if resume else root, workers=workers, force=force,
+                              resume=resume, dask=dask)
+            outcome, _ = _play(path, opts, quiet, report=False)
+            roots.append(str(outcome.root.relative_to(folder)))
+        (folder / PLAN_FILE).write_text(json.dumps({"config": str(config), "baseline": roots[0],
+                                                    "seats": roots[1:]}, indent=1))
+        written = build_calibration(folder)
+    except (ConfigError, ReportError) as exc:
+        _fail(str(exc))
+        return
+    typer.echo(f"calibration: {written / 'report.html'} (and calibration.json)")
 
 
 @app.command()

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from simcell.reports import cards as cs
+from simcell.reports.calibration import in_atp, load_calibration
 from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
 from simcell.reports.estimates import BlockSums
 from simcell.reports.paired import Difference, Sums, difference, holm, moved
@@ -261,9 +262,25 @@ def _card_forest(c: pd.DataFrame, band: float, title: str):
     return fig
 
 
-def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False) -> Path:
-    """Write the comparison report of run B against run A into `out`; returns `out`."""
+def atp_column(df: pd.DataFrame, calibration: dict | None, unit_of) -> list[str] | None:
+    """Each row's difference in ATP (calibration: (players, field) -> row), or None without a
+    calibration; unit_of(row) says "win" (pp of win share), "hp" (HP) or None (no ATP reading)."""
+    if calibration is None:
+        return None
+    out = []
+    for r in df.to_dict("records"):
+        cal, unit = calibration.get((r["players"], r["field"])), unit_of(r)
+        per = None if cal is None or unit is None else cal["win_pp_per_atp" if unit == "win" else "hp_per_atp"]
+        out.append("" if per is None else in_atp(r["difference"], per))
+    return out
+
+
+def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
+                  calibration: Path | None = None) -> Path:
+    """Write the comparison report of run B against run A into `out`; returns `out`. With a
+    `simcell calibrate` folder, differences are also stated in ATP."""
     a, b = RunData(root_a), RunData(root_b)
+    cal = load_calibration(calibration) if calibration is not None else None
     pair = pairing(a, b, unpaired)
     bands = {k: float(v) for k, v in a.resolved["report"]["bands"].items()}
     cards = card_table(a)
@@ -309,6 +326,10 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False)
                            zip(head["difference"], head["low"], head["high"])],
            "Holm p": head["p_holm"].map(lambda v: f"{v:.3g}"),
            "moved": np.where(head["moved"], "moved", "")})
+    atp = atp_column(head, cal, lambda r: "win" if r["figure"].endswith("win share") else
+                     "hp" if r["figure"].endswith("table mean") else None)
+    if atp is not None:
+        shown.insert(shown.columns.get_loc("Holm p"), "in ATP", atp)
     sec.tables.append(Table("headline", "Headline figures, A and B", head, shown))
     src = pd.concat(sources, ignore_index=True)
     sec.tables.append(Table("hp_by_source", "Mean HP per player by source, A and B", src,
@@ -342,6 +363,9 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False)
                                    _card_forest(part, band, f"Cards, B − A, {p}p · {field}"),
                                    f"Change in each card's opening-hand effect; green: the band "
                                    f"±{band:g} pp; red: moved."))
+    atp = atp_column(allc.rename(columns={"open_hand_win_pp_diff": "difference"}), cal, lambda r: "win")
+    if atp is not None:
+        cshown.insert(cshown.columns.get_loc("vs type B − A"), "effect in ATP", atp)
     changed = set(diffs.loc[diffs["what"] == "card", "name"])
     top = allc["moved"] | allc["name"].isin(changed)
     if top.any():

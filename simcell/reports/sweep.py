@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from simcell.reports.calibration import in_atp, load_calibration
 from simcell.reports.compare import _cards, pairing, segment_sums
 from simcell.reports.data import RunData
 from simcell.reports.paired import difference, jackknife_many
@@ -70,8 +71,9 @@ def _crossing(x: np.ndarray, y: np.ndarray) -> float:
     return float(x[-1]) if len(y) and y[-1] == 0 else float("nan")
 
 
-def build_sweep(folder: Path) -> Path:
-    """Write the sweep report of `folder` (sweep.json and its run directories) into folder."""
+def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
+    """Write the sweep report of `folder` (sweep.json and its run directories) into folder; with
+    a `simcell calibrate` folder, the differences in win share also in ATP."""
     plan = json.loads((folder / SWEEP_FILE).read_text())
     settings, variants = plan["settings"], plan["variants"]
     runs = [RunData(folder / v["run"]) for v in variants]
@@ -149,6 +151,11 @@ def build_sweep(folder: Path) -> Path:
                                                 zip(curves["diff_from_first"], curves["diff_low"],
                                                     curves["diff_high"])]})[
         ["players", "figure", "variant", "value", "vs first (95%)"]]
+    if calibration is not None:
+        cal = load_calibration(calibration)
+        shown["in ATP"] = [in_atp(r["diff_from_first"], cal[(r["players"], r["field"])]["win_pp_per_atp"])
+                           if (r["players"], r["field"]) in cal and "(pp)" in r["figure"] else ""
+                           for r in curves.to_dict("records")]
     head.tables.append(Table("sweep_curves", "Figures by variant", curves, shown))
     if len(summary):
         text = []
