@@ -397,4 +397,5 @@ def test_type_verdict_on_a_one_card_deck_forty_replicates(tmp_path):
     deck = one_card_deck(tmp_path, planted=False)
     clean = sum(not (labelled_types(tmp_path, deck, 7000 + r, GAMES)["verdict"] == OUT_OF_BAND).any()
                 for r in range(40))
+    print(f"\none-card deck, shipped types as labels: no type flagged in {clean} of 40 replicates")
     assert clean >= 38, clean
