@@ -161,6 +161,21 @@ def _play(config: Path, opts, quiet: bool, report: bool = True):
     return outcome, folder
 
 
+def _play_into(config: Path, root: Path, *, games, seed, players, workers, dask, force, quiet,
+               report: bool = False) -> Path:
+    """A designer tool's run of `config` into `root`: resumed when the directory holds one (an
+    interrupted or repeated command replays nothing; the runner refuses another config), else
+    played afresh. Returns the run directory."""
+    from simcell.runner.run import RunOptions
+
+    resume = root if (root / "run.json").is_file() and not force else None
+    opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None,
+                      out=None if resume else root, workers=workers, force=force, resume=resume,
+                      dask=dask)
+    outcome, _ = _play(config, opts, quiet, report=report)
+    return outcome.root
+
+
 @app.command("run")
 def run_command(
     config: Path = typer.Argument(..., help="Run config (TOML)."),
@@ -264,7 +279,6 @@ def compare(
     from simcell.config.load import load_run_config
     from simcell.reports.compare import CompareError, build_compare
     from simcell.reports.data import ReportError
-    from simcell.runner.run import RunOptions
 
     configs = [p.is_file() for p in (a, b)]
     if configs[0] != configs[1]:
@@ -277,14 +291,8 @@ def compare(
             _fail(str(exc))
         roots = []
         for name, config in (("a", a), ("b", b)):
-            root = folder / name
-            # a pair interrupted or played before continues (the runner refuses another config)
-            resume = root if (root / "run.json").is_file() and not force else None
-            opts = RunOptions(games=games, seed=shared, players=tuple(players) if players else None,
-                              out=None if resume else root, workers=workers, force=force,
-                              resume=resume, dask=dask)
-            outcome, _ = _play(config, opts, quiet)
-            roots.append(outcome.root)
+            roots.append(_play_into(config, folder / name, games=games, seed=shared, players=players,
+                                    workers=workers, dask=dask, force=force, quiet=quiet, report=True))
         a, b = roots
     try:
         written = build_compare(a, b, folder, unpaired=unpaired, calibration=calibration)
@@ -323,7 +331,6 @@ def sweep(
     from simcell.reports.compare import CompareError
     from simcell.reports.data import ReportError
     from simcell.reports.sweep import build_sweep, write_plan
-    from simcell.runner.run import RunOptions
 
     folder = out or Path(f"sweep-{config.stem}")
     try:
@@ -333,14 +340,10 @@ def sweep(
         return
     plan = []
     for i, v in enumerate(variants):
-        root = folder / "runs" / v.name
-        resume = root if (root / "run.json").is_file() and not force else None
         if not quiet:
             typer.echo(f"variant {i + 1} of {len(variants)}: {v.name}", err=True)
-        opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None,
-                          out=None if resume else root, workers=workers, force=force,
-                          resume=resume, dask=dask)
-        _play(v.config, opts, quiet, report=False)
+        _play_into(v.config, folder / "runs" / v.name, games=games, seed=seed, players=players,
+                   workers=workers, dask=dask, force=force, quiet=quiet)
         plan.append({"name": v.name, "values": list(v.values), "run": f"runs/{v.name}"})
     write_plan(folder, [{"key": s.key, "path": list(s.path), "values": list(s.values)} for s in settings],
                plan)
@@ -386,7 +389,6 @@ def seats(
     from simcell.reports.data import ReportError, RunData
     from simcell.reports.seat_causes import SEATS_FILE, build_seats, objective
     from simcell.runner.ladder import search_ladder
-    from simcell.runner.run import RunOptions
 
     folder = out or Path(f"seats-{config.stem}")
     try:
@@ -400,14 +402,9 @@ def seats(
     full = games or rc.games
 
     def play(name: str, assignments, where: str, n: int, at_seed: int) -> Path:
-        path = write_variant(config, base, name, assignments, folder)
-        root = folder / where / name
-        resume = root if (root / "run.json").is_file() and not force else None
-        opts = RunOptions(games=n, seed=at_seed, players=tuple(players) if players else None,
-                          out=None if resume else root, workers=workers, force=force,
-                          resume=resume, dask=dask)
-        outcome, _ = _play(path, opts, quiet, report=False)
-        return outcome.root
+        return _play_into(write_variant(config, base, name, assignments, folder), folder / where / name,
+                          games=n, seed=at_seed, players=players, workers=workers, dask=dask,
+                          force=force, quiet=quiet)
 
     plan: dict = {"causes": []}
     try:
@@ -473,7 +470,6 @@ def calibrate(
     from simcell.config.sweep import LADDER, base_config, write_variant
     from simcell.reports.calibration import PLAN_FILE, build_calibration
     from simcell.reports.data import ReportError
-    from simcell.runner.run import RunOptions
 
     folder = out or Path(f"calibrate-{config.stem}")
     try:
@@ -488,16 +484,12 @@ def calibrate(
         variants = [("as-configured", [])] + seats_up
         roots = []
         for name, assignments in variants:
-            path = write_variant(config, base, name, assignments, folder)
-            root = folder / "runs" / name
-            resume = root if (root / "run.json").is_file() and not force else None
             if not quiet:
                 typer.echo(f"run {len(roots) + 1} of {len(variants)}: {name}", err=True)
-            opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None,
-                              out=None if resume else root, workers=workers, force=force,
-                              resume=resume, dask=dask)
-            outcome, _ = _play(path, opts, quiet, report=False)
-            roots.append(str(outcome.root.relative_to(folder)))
+            root = _play_into(write_variant(config, base, name, assignments, folder), folder / "runs" / name,
+                              games=games, seed=seed, players=players, workers=workers, dask=dask,
+                              force=force, quiet=quiet)
+            roots.append(str(root.relative_to(folder)))
         (folder / PLAN_FILE).write_text(json.dumps({"config": str(config), "baseline": roots[0],
                                                     "seats": roots[1:]}, indent=1))
         written = build_calibration(folder)
