@@ -1,4 +1,6 @@
-"""The `simcell` command line: thin typer commands over the config layer; no logic here."""
+"""The `simcell` command line: typer commands over the config, runner and reports layers. The
+designer tools (compare, sweep, seats, calibrate) also hold their loops over variant runs here,
+each run through `_play_into`; a fifth tool should move them into a runner module first."""
 
 from __future__ import annotations
 
