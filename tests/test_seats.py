@@ -71,6 +71,10 @@ def test_seats_reports_each_cause(tmp_path):
     flat = table[(table["variant"] == "flat starting ATP") & (table["seat"] == 1)].iloc[0]
     assert flat["diff_high"] < 0  # seat 1 loses its 7-against-1 ATP lead
     assert "search" not in json.loads((out / "seats.json").read_text())
+    from simcell.reports.seat_causes import _bars
+    from tests.test_report_figures import figure_problems
+
+    assert not figure_problems(_bars(table, 2, 2.0))
 
 
 @pytest.mark.slow
