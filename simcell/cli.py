@@ -1,6 +1,6 @@
-"""The `simcell` command line: typer commands over the config, runner and reports layers. The
-designer tools (compare, sweep, seats, calibrate) also hold their loops over variant runs here,
-each run through `_play_into`; a fifth tool should move them into a runner module first."""
+"""The `simcell` command line: typer commands over the config, runner and reports layers; the
+designer tools' loops over their runs are in tools/, each given `_plays` (how a run is played
+here: progress bars, resume, one-line errors)."""
 
 from __future__ import annotations
 
@@ -163,19 +163,51 @@ def _play(config: Path, opts, quiet: bool, report: bool = True):
     return outcome, folder
 
 
-def _play_into(config: Path, root: Path, *, games, seed, players, workers, dask, force, quiet,
-               report: bool = False) -> Path:
-    """A designer tool's run of `config` into `root`: resumed when the directory holds one (an
-    interrupted or repeated command replays nothing; the runner refuses another config), else
-    played afresh. Returns the run directory."""
+def _plays(*, players, workers, dask, force, quiet):
+    """How a designer tool plays its runs (tools.Plays): each run resumed when its directory holds
+    it already (an interrupted or repeated command replays nothing; the runner refuses another
+    config), else played afresh, with the progress bar and one-line errors of `simcell run`."""
     from simcell.runner.run import RunOptions
+    from simcell.tools import Plays
 
-    resume = root if (root / "run.json").is_file() and not force else None
-    opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None,
-                      out=None if resume else root, workers=workers, force=force, resume=resume,
-                      dask=dask)
-    outcome, _ = _play(config, opts, quiet, report=report)
-    return outcome.root
+    def into(config: Path, root: Path, games, seed, report: bool = False, own_players: bool = False) -> Path:
+        resume = root if (root / "run.json").is_file() and not force else None
+        opts = RunOptions(games=games, seed=seed,
+                          players=tuple(players) if players and not own_players else None,
+                          out=None if resume else root, workers=workers, force=force, resume=resume,
+                          dask=dask)
+        outcome, _ = _play(config, opts, quiet, report=report)
+        return outcome.root
+
+    def say(text: str) -> None:
+        if not quiet:
+            typer.echo(text, err=True)
+
+    return Plays(into, say, tuple(players) if players else None)
+
+
+# the options every designer tool shares with `simcell run`
+_SEED = typer.Option(None, "--seed", min=0, help="Seed (default: the config's).")
+_PLAYERS = typer.Option(None, "--players", "-p", help="Player count(s).")
+_WORKERS = typer.Option(None, "--workers", "-w", min=1, help="Local worker processes.")
+_DASK = typer.Option(None, "--dask", help="Run on this Dask scheduler.")
+_FORCE = typer.Option(False, "--force", help="Replace the runs.")
+_QUIET = typer.Option(False, "--quiet", "-q", help="No progress bars.")
+
+
+def _tool(run, *args, **kwargs) -> Path:
+    """Run a designer tool; its bad input (config, runs that cannot be paired, a missing
+    calibration) ends in one line and exit status 2."""
+    from simcell.config.errors import ConfigError
+    from simcell.reports.compare import CompareError
+    from simcell.reports.data import ReportError
+    from simcell.tools import ToolError
+
+    try:
+        return run(*args, **kwargs)
+    except (ConfigError, CompareError, ReportError, ToolError, FileNotFoundError) as exc:
+        _fail(str(exc))
+        raise  # not reached: _fail exits
 
 
 @app.command("run")
@@ -268,39 +300,21 @@ def compare(
                                     "on (default: A's)."),
     players: list[int] | None = typer.Option(None, "--players", "-p", help="With configs: player "
                                              "count(s) instead of A's."),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="Local worker processes."),
+    workers: int | None = _WORKERS,
     dask: str | None = typer.Option(None, "--dask", help="With configs: run on this Dask "
                                     "scheduler (tcp://HOST:8786)."),
     force: bool = typer.Option(False, "--force", help="Replace existing runs and comparison."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
+    quiet: bool = _QUIET,
 ) -> None:
     """What a change does: B against A, game g against game g, every figure side by side with
     the paired difference and its interval. A and B are run directories, or two configs (both
     then run on the same seed first; an interrupted pair continues where it stopped)."""
-    from simcell.config.errors import ConfigError
-    from simcell.config.load import load_run_config
-    from simcell.reports.compare import CompareError, build_compare
-    from simcell.reports.data import ReportError
+    from simcell.tools.compare import default_folder, run_compare
 
-    configs = [p.is_file() for p in (a, b)]
-    if configs[0] != configs[1]:
-        _fail("give two run directories or two configs, not one of each")
-    folder = out or (Path(f"compare-{a.stem}-{b.stem}") if configs[0] else b.parent / f"compare-{a.name}-{b.name}")
-    if configs[0]:
-        try:
-            shared = seed if seed is not None else load_run_config(a).seed
-        except ConfigError as exc:
-            _fail(str(exc))
-        roots = []
-        for name, config in (("a", a), ("b", b)):
-            roots.append(_play_into(config, folder / name, games=games, seed=shared, players=players,
-                                    workers=workers, dask=dask, force=force, quiet=quiet, report=True))
-        a, b = roots
-    try:
-        written = build_compare(a, b, folder, unpaired=unpaired, calibration=calibration)
-    except (CompareError, ReportError, FileNotFoundError) as exc:
-        _fail(str(exc))
-        return
+    folder = out or default_folder(a, b)
+    plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
+    written = _tool(run_compare, a, b, folder, plays, games=games, seed=seed, unpaired=unpaired,
+                    calibration=calibration)
     typer.echo(f"comparison: {written / 'report.html'} (and report.md, tables/*.csv)")
 
 
@@ -319,41 +333,23 @@ def sweep(
                                      "and player count (default: the config's)."),
     seed: int | None = typer.Option(None, "--seed", min=0, help="The seed every variant plays "
                                     "(default: the config's)."),
-    players: list[int] | None = typer.Option(None, "--players", "-p", help="Player count(s)."),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="Local worker processes."),
-    dask: str | None = typer.Option(None, "--dask", help="Run on this Dask scheduler."),
+    players: list[int] | None = _PLAYERS,
+    workers: int | None = _WORKERS,
+    dask: str | None = _DASK,
+    holdout: bool = typer.Option(True, "--holdout/--no-holdout", help="Replay the variants either "
+                                 "side of a zero crossing on fresh seeds to confirm it."),
     force: bool = typer.Option(False, "--force", help="Replace the sweep's runs."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
+    quiet: bool = _QUIET,
 ) -> None:
     """Vary one value (or a grid) on the same games: one run directory per variant, then
     response curves with paired intervals, the slope per step and, for a card, the value at which
     its contrast against its type crosses zero. An interrupted sweep continues where it stopped."""
-    from simcell.config.errors import ConfigError
-    from simcell.config.sweep import variants as sweep_variants
-    from simcell.reports.compare import CompareError
-    from simcell.reports.data import ReportError
-    from simcell.reports.sweep import build_sweep, write_plan
+    from simcell.tools.sweep import run_sweep
 
     folder = out or Path(f"sweep-{config.stem}")
-    try:
-        settings, variants = sweep_variants(config, set_ or [], folder)
-    except ConfigError as exc:
-        _fail(str(exc))
-        return
-    plan = []
-    for i, v in enumerate(variants):
-        if not quiet:
-            typer.echo(f"variant {i + 1} of {len(variants)}: {v.name}", err=True)
-        _play_into(v.config, folder / "runs" / v.name, games=games, seed=seed, players=players,
-                   workers=workers, dask=dask, force=force, quiet=quiet)
-        plan.append({"name": v.name, "values": list(v.values), "run": f"runs/{v.name}"})
-    write_plan(folder, [{"key": s.key, "path": list(s.path), "values": list(s.values)} for s in settings],
-               plan)
-    try:
-        written = build_sweep(folder, calibration)
-    except (CompareError, ReportError, FileNotFoundError) as exc:
-        _fail(str(exc))
-        return
+    plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
+    written = _tool(run_sweep, config, set_ or [], folder, plays, games=games, seed=seed,
+                    calibration=calibration, holdout=holdout)
     typer.echo(f"sweep: {written / 'report.html'} (and report.md, tables/*.csv; each variant's "
                f"run directory under {folder / 'runs'}, readable by simcell report)")
 
@@ -364,10 +360,10 @@ def seats(
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: seats-CONFIG)."),
     games: int | None = typer.Option(None, "--games", "-n", min=1, help="Games per variant, field "
                                      "and player count (default: the config's)."),
-    seed: int | None = typer.Option(None, "--seed", min=0, help="Seed (default: the config's)."),
-    players: list[int] | None = typer.Option(None, "--players", "-p", help="Player count(s)."),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="Local worker processes."),
-    dask: str | None = typer.Option(None, "--dask", help="Run on this Dask scheduler."),
+    seed: int | None = _SEED,
+    players: list[int] | None = _PLAYERS,
+    workers: int | None = _WORKERS,
+    dask: str | None = _DASK,
     search: bool = typer.Option(True, "--search/--no-search", help="Search for a starting-ATP "
                                 "ladder that makes seats fair."),
     trials: int = typer.Option(24, "--trials", min=2, help="Ladders the search screens."),
@@ -375,77 +371,19 @@ def seats(
                                             "player count for each screened ladder (default: a "
                                             "tenth of --games, at least 2,000)."),
     confirm: int = typer.Option(3, "--confirm", min=1, help="Best ladders replayed on fresh seeds."),
-    force: bool = typer.Option(False, "--force", help="Replace the runs."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
+    force: bool = _FORCE,
+    quiet: bool = _QUIET,
 ) -> None:
     """Why seats differ: paired runs with each cause of seat advantage switched off (flat
     starting ATP, no grey flasks, the marker holder may not retake Laureates, rotating turn
     order, all together), then a search for the starting-ATP ladder that brings every seat
     within the band, its best ladders confirmed on fresh seeds."""
-    import json
-
-    from simcell.config.errors import ConfigError
-    from simcell.config.load import load_run_config
-    from simcell.config.sweep import LADDER, base_config, seat_causes, write_variant
-    from simcell.reports.compare import CompareError
-    from simcell.reports.data import ReportError, RunData
-    from simcell.reports.seat_causes import SEATS_FILE, build_seats, objective
-    from simcell.runner.ladder import search_ladder
+    from simcell.tools.seats import run_seats
 
     folder = out or Path(f"seats-{config.stem}")
-    try:
-        rc = load_run_config(config)
-        causes = seat_causes(config)
-        base = base_config(config)
-    except ConfigError as exc:
-        _fail(str(exc))
-        return
-    shared = seed if seed is not None else rc.seed
-    full = games or rc.games
-
-    def play(name: str, assignments, where: str, n: int, at_seed: int) -> Path:
-        return _play_into(write_variant(config, base, name, assignments, folder), folder / where / name,
-                          games=n, seed=at_seed, players=players, workers=workers, dask=dask,
-                          force=force, quiet=quiet)
-
-    plan: dict = {"causes": []}
-    try:
-        for i, (name, assignments) in enumerate(causes):
-            slug = name.replace(" ", "-")
-            if not quiet:
-                typer.echo(f"cause {i + 1} of {len(causes)}: {name}", err=True)
-            root = play(slug, assignments, "causes", full, shared)
-            plan["causes"].append({"name": name, "run": str(root.relative_to(folder))})
-        if search:
-            n_seats = max(players or rc.players)
-            start = list(rc.game.board.starting_atp)
-            screen = screen_games or max(full // 10, 2000)
-
-            def ladder_of(seats_atp):
-                return list(seats_atp) + start[n_seats:]
-
-            def evaluate(seats_atp) -> float:
-                name = "atp=" + "-".join(map(str, seats_atp))
-                root = play(name, [(LADDER, ladder_of(seats_atp))], "search", screen, shared)
-                return objective(RunData(root), dict(rc.report.bands)["seat_win_share_pp"])
-
-            if not quiet:
-                typer.echo(f"searching {trials} starting-ATP ladders on {screen:,} games each", err=True)
-            tried = search_ladder(evaluate, tuple(start[:n_seats]), trials, shared)
-            fresh = (shared * 6364136223846793005 + 1442695040888963407) % 2**63
-            confirmed = []
-            for seats_atp, _ in tried[:confirm]:
-                name = "atp=" + "-".join(map(str, seats_atp))
-                root = play(name, [(LADDER, ladder_of(seats_atp))], "confirm", full, fresh)
-                confirmed.append({"ladder": ladder_of(seats_atp), "run": str(root.relative_to(folder))})
-            plan["search"] = {"screen_games": screen, "confirm_games": full, "confirm_seed": fresh,
-                              "trials": [{"ladder": ladder_of(t), "objective": v} for t, v in tried],
-                              "confirmed": confirmed}
-        (folder / SEATS_FILE).write_text(json.dumps(plan, indent=1))
-        written = build_seats(folder)
-    except (ConfigError, CompareError, ReportError) as exc:
-        _fail(str(exc))
-        return
+    plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
+    written = _tool(run_seats, config, folder, plays, games=games, seed=seed, search=search,
+                    trials=trials, screen_games=screen_games, confirm=confirm)
     typer.echo(f"seats: {written / 'report.html'} (and report.md, tables/*.csv)")
 
 
@@ -455,50 +393,56 @@ def calibrate(
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: calibrate-CONFIG)."),
     games: int | None = typer.Option(None, "--games", "-n", min=1, help="Games per run, field and "
                                      "player count (default: the config's)."),
-    seed: int | None = typer.Option(None, "--seed", min=0, help="Seed (default: the config's)."),
-    players: list[int] | None = typer.Option(None, "--players", "-p", help="Player count(s)."),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=1, help="Local worker processes."),
-    dask: str | None = typer.Option(None, "--dask", help="Run on this Dask scheduler."),
-    force: bool = typer.Option(False, "--force", help="Replace the runs."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
+    seed: int | None = _SEED,
+    players: list[int] | None = _PLAYERS,
+    workers: int | None = _WORKERS,
+    dask: str | None = _DASK,
+    force: bool = _FORCE,
+    quiet: bool = _QUIET,
 ) -> None:
     """The measured ATP equivalent per player count: what +1 starting ATP for one player is worth
     in win share and HP (each seat in turn, paired with the config as it is, averaged). Give the
     folder to compare or sweep with --calibration to read effects in ATP."""
-    import json
-
-    from simcell.config.errors import ConfigError
-    from simcell.config.load import load_run_config
-    from simcell.config.sweep import LADDER, base_config, write_variant
-    from simcell.reports.calibration import PLAN_FILE, build_calibration
-    from simcell.reports.data import ReportError
+    from simcell.tools.calibrate import run_calibrate
 
     folder = out or Path(f"calibrate-{config.stem}")
-    try:
-        rc = load_run_config(config)
-        base = base_config(config)
-        ladder = list(rc.game.board.starting_atp)
-        seats_up = []
-        for s in range(max(players or rc.players)):
-            plus = ladder.copy()
-            plus[s] += 1
-            seats_up.append((f"seat{s}+1", [(LADDER, plus)]))
-        variants = [("as-configured", [])] + seats_up
-        roots = []
-        for name, assignments in variants:
-            if not quiet:
-                typer.echo(f"run {len(roots) + 1} of {len(variants)}: {name}", err=True)
-            root = _play_into(write_variant(config, base, name, assignments, folder), folder / "runs" / name,
-                              games=games, seed=seed, players=players, workers=workers, dask=dask,
-                              force=force, quiet=quiet)
-            roots.append(str(root.relative_to(folder)))
-        (folder / PLAN_FILE).write_text(json.dumps({"config": str(config), "baseline": roots[0],
-                                                    "seats": roots[1:]}, indent=1))
-        written = build_calibration(folder)
-    except (ConfigError, ReportError) as exc:
-        _fail(str(exc))
-        return
+    plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
+    written = _tool(run_calibrate, config, folder, plays, games=games, seed=seed)
     typer.echo(f"calibration: {written / 'report.html'} (and calibration.json)")
+
+
+@app.command()
+def probe(
+    config: Path = typer.Argument(..., help="Run config whose first field's policy probes."),
+    cards: str | None = typer.Option(None, "--cards", help="Cards to probe, comma-separated "
+                                     "(default: every card a player completes)."),
+    favour: float = typer.Option(3.0, "--favour", min=1.0, help="How many times its worth the "
+                                 "probed card is to the probing player."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: probe-CONFIG)."),
+    calibration: Path | None = typer.Option(None, "--calibration", help="A simcell calibrate "
+                                            "folder: state the gains in ATP too."),
+    games: int | None = typer.Option(None, "--games", "-n", min=1, help="Games per run (default: "
+                                     "the config's, at most 100,000; one run per card and player "
+                                     "count, and a baseline)."),
+    seed: int | None = _SEED,
+    players: list[int] | None = _PLAYERS,
+    workers: int | None = _WORKERS,
+    dask: str | None = _DASK,
+    force: bool = _FORCE,
+    quiet: bool = _QUIET,
+) -> None:
+    """What each card is worth to a player who goes for it: the config's policy made to
+    prioritise the card in one seat (every seat in turn) against the unmodified field, paired with
+    the unmodified policy there on the same games; cards ranked by the win share gained (owning)
+    beside the strongest opponent's loss (denying), with the probe's completion rate."""
+    from simcell.tools.probe import run_probe
+
+    folder = out or Path(f"probe-{config.stem}")
+    names = [c.strip() for c in cards.split(",") if c.strip()] if cards else None
+    plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
+    written = _tool(run_probe, config, folder, plays, cards=names, games=games, seed=seed,
+                    favour=favour, calibration=calibration)
+    typer.echo(f"probe: {written / 'report.html'} (and report.md, tables/*.csv)")
 
 
 @app.command()

@@ -516,3 +516,8 @@ RUNNER_AGGREGATES = {
     "seat": ("policy", "seat", "measure"),
     "flows": ("policy", "seat", "flow", "resource"),
 }
+
+
+# A `simcell calibrate` folder's measured ATP equivalent, read by the reports and, for bands
+# set in ATP ([report.bands] seat_win_share_atp), by the config layer.
+CALIBRATION_FILE = "calibration.json"

@@ -28,9 +28,12 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "runner": ("simcell", "simcell.vocabulary", "simcell.files", "simcell.config",
                "simcell.kernel", "simcell.policies", "simcell.play", "simcell.referee",
                "simcell.runner"),
+    # the designer tools: their loops over variant runs, played through what the cli gives them
+    "tools": ("simcell.vocabulary", "simcell.config", "simcell.policies.registry",
+              "simcell.reports", "simcell.tools"),
     "cli": ("simcell", "simcell.vocabulary", "simcell.files", "simcell.config", "simcell.kernel",
             "simcell.policies", "simcell.play", "simcell.referee", "simcell.runner",
-            "simcell.reports"),
+            "simcell.reports", "simcell.tools"),
     "__main__": ("simcell.cli",),
     "__init__": (),
     "data": (),  # the shipped TOML files' package

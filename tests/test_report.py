@@ -227,16 +227,16 @@ def test_summary_sentences_follow_the_tables(random_run):
 
     t = random_run / "report" / "tables"
     seats, sources = pd.read_csv(t / "seat_advantage.csv"), pd.read_csv(t / "seat_hp_sources.csv")
-    before = summary.seat_sentences(seats, sources, 2.0)
+    before = summary.seat_sentences(seats, sources, "±2 pp")
     assert f"{seats.loc[0, 'win_share_pp']:.1f}%" in before[0] and "(seat 0)" in before[0]
     changed = seats.copy()
     changed.loc[0, ["win_share_pp", "win_share_pp_low", "win_share_pp_high"]] = [71.25, 70.5, 72.0]
-    after = summary.seat_sentences(changed, sources, 2.0)
+    after = summary.seat_sentences(changed, sources, "±2 pp")
     assert "71.2% (70.5 to 72.0)" in after[0] and after[0] != before[0]
     # the largest source of the first player's lead names the sentence's cause
     lead = sources.copy()
     lead.loc[lead["seat"] == 0, "hp_above_table_event"] = 99.0
-    assert "from events (+99.00" in summary.seat_sentences(seats, lead, 2.0)[1]
+    assert "from events (+99.00" in summary.seat_sentences(seats, lead, "±2 pp")[1]
     types = pd.read_csv(t / "card_types.csv")
     flip = types.copy()
     flip.loc[0, ["gap_pp", "gap_pp_low", "gap_pp_high", "verdict"]] = [12.5, 11.0, 14.0, "out of band"]

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from simcell.cli import app
 from simcell.config.sweep import seat_causes
-from simcell.runner.ladder import search_ladder
+from simcell.tools.ladder import search_ladder
 
 # two players, every other cause of seat advantage off: only the ladder (1 against 7 ATP) differs
 LADDER_ONLY = """

@@ -4,6 +4,7 @@ opening-hand effect (a test that can fail)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -84,6 +85,33 @@ def test_a_dearer_card_is_bought_less_and_worth_less(tmp_path):
     again = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Insulin".atp=1,6',
                                      "--out", str(out), "--quiet", "--workers", "1"])
     assert again.exit_code == 0, again.output
+
+
+def test_a_crossing_is_confirmed_on_fresh_seeds(tmp_path):
+    """Insulin at 1 HP is weaker than its type and at 30 HP stronger (for the planner): its contrast crosses zero
+    between them, so both variants are replayed on fresh seeds and the report gives the crossing
+    found there as the finding's confirmation."""
+    config = tmp_path / "base.toml"
+    config.write_text(BASE.format(games=20_000).replace("greedy", "planner"))
+    out = tmp_path / "sw"
+    result = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Insulin".hp=1,30',
+                                      "--out", str(out), "--quiet", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    plan = json.loads((out / "sweep.json").read_text())
+    assert [v["run"] for v in plan["holdout"]["variants"]] == ["holdout/Insulin.hp=1", "holdout/Insulin.hp=30"]
+    assert plan["holdout"]["seed"] != 8
+    summary = pd.read_csv(out / "tables" / "sweep_summary.csv")
+    found = summary[summary["figure"].str.contains("crosses 0")].iloc[0]
+    held = summary[summary["figure"].str.contains("fresh seeds")]
+    print("\n", summary[["figure", "crossing", "crossing_se"]].tail(2))
+    assert 1 < found["crossing"] < 30 and len(held) == 1
+    assert 1 < held["crossing"].iloc[0] < 30  # confirmed: the holdout crosses too
+    md = (out / "report.md").read_text()
+    assert "confirmed: " in md
+    none = tmp_path / "none"
+    result = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Insulin".hp=1,30', "--no-holdout",
+                                      "--out", str(none), "--quiet", "--workers", "1"])
+    assert result.exit_code == 0 and "holdout" not in json.loads((none / "sweep.json").read_text())
 
 
 def test_sweep_figures_have_no_overlapping_labels(tmp_path):

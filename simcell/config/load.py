@@ -8,6 +8,7 @@ Everything is validated here, at the boundary; the kernel trusts what it is give
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -29,8 +30,8 @@ from simcell.config.errors import allowed, nearest
 from simcell.config.model import RULE_KEYS, GameDefinition
 from simcell.config.overrides import apply_overrides
 from simcell.config.tables import Table, read_toml
-from simcell.vocabulary import MAX_PLAYERS, MIN_PLAYERS
-from simcell.policies.registry import BUILTIN_POLICIES, is_user_policy
+from simcell.vocabulary import CALIBRATION_FILE, MAX_PLAYERS, MIN_PLAYERS
+from simcell.policies.registry import BUILTIN_POLICIES, LABEL_MARK, builtin, builtin_name, is_user_policy
 
 DATA_KINDS = ("board", "rules", "cards", "events", "goals", "epigenetic")
 ROTATIONS = ("cyclic", "all")
@@ -72,6 +73,9 @@ class ReportSettings:
     blocks: int
     bands: tuple[tuple[str, float], ...]
     default_bands: tuple[str, ...]  # names of bands left at their default
+    # with the seat band in ATP: the calibration folder, and the band in pp at each player count
+    calibration: str | None = None
+    seat_band_pp: tuple[tuple[int, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -213,14 +217,14 @@ def load_run_config(path: Path | str, players: tuple[int, ...] | None = None) ->
     overrides_table = top.table("overrides", {})
     game, files, applied = load_game(paths, rules_table, overrides_table, players)
 
-    fields = tuple(_parse_field(ft, players, base) for ft in top.tables("field", []))
+    fields = tuple(_parse_field(ft, players, base, game) for ft in top.tables("field", []))
     if not fields:
         raise top.error("field", "missing; a run needs at least one [[field]] of policies")
     names = [f.name for f in fields]
     if len(set(names)) != len(names):
         raise top.error("field", f"two fields share a name: {names}")
 
-    report = _parse_report(top.table("report", {}))
+    report = _parse_report(top.table("report", {}), base, players)
     dask_t = top.table("dask", {})
     scheduler = dask_t.take("scheduler", str, "") or None
     dask_t.finish()
@@ -248,16 +252,17 @@ def _check_policy(t: Table, key: str, name: str, base: Path) -> None:
         if not file.is_file():
             raise t.error(key, f"user policy file not found: {file}")
         return
-    if name not in BUILTIN_POLICIES:
+    base_name = builtin_name(name)
+    if base_name not in BUILTIN_POLICIES:
         options = sorted(BUILTIN_POLICIES)
         raise t.error(
             key,
-            f"unknown policy {name!r}{nearest(name, options)}; allowed: {allowed(options)} "
-            "or 'file.py:function'",
+            f"unknown policy {base_name!r}{nearest(base_name, options)}; allowed: {allowed(options)} "
+            f"(optionally labelled, 'planner{LABEL_MARK}probe') or 'file.py:function'",
         )
 
 
-def _parse_field(t: Table, players: tuple[int, ...], base: Path) -> PolicyField:
+def _parse_field(t: Table, players: tuple[int, ...], base: Path, game: GameDefinition) -> PolicyField:
     modes = [k for k in ("policy", "seats", "pool") if t.has(k)]
     if len(modes) != 1:
         raise t.error(
@@ -296,8 +301,10 @@ def _parse_field(t: Table, players: tuple[int, ...], base: Path) -> PolicyField:
         if is_user_policy(pname):
             items = {k: values.take(k, float) for k in values.keys()}
         else:
-            defaults = BUILTIN_POLICIES[pname].defaults
-            items = {k: values.take(k, float) for k in values.keys() if k in defaults}
+            defaults = builtin(pname).defaults
+            items = {k: values.take(k, float) for k in values.keys() if k in defaults and k != FAVOUR_CARD}
+            if FAVOUR_CARD in defaults and values.has(FAVOUR_CARD):
+                items[FAVOUR_CARD] = _favoured_card(values, game)
             values.finish(defaults)
         params.append((pname, tuple(sorted(items.items()))))
     params_table.finish(params_table.keys())
@@ -306,7 +313,45 @@ def _parse_field(t: Table, players: tuple[int, ...], base: Path) -> PolicyField:
     return PolicyField(name=name, params=tuple(params), **kwargs)
 
 
-def _parse_report(t: Table) -> ReportSettings:
+FAVOUR_CARD = "favour_card"
+
+
+def _favoured_card(values: Table, game: GameDefinition) -> float:
+    """The `favour_card` parameter: a card's name in the config, its id + 1 in the kernel row."""
+    name = values.take(FAVOUR_CARD, str)
+    ids = {c.name: c.id for c in game.cards}
+    if name not in ids:
+        raise values.error(FAVOUR_CARD, f"no card named {name!r} in the game{nearest(name, sorted(ids))}")
+    return float(ids[name] + 1)
+
+
+SEAT_ATP = "seat_win_share_atp"
+
+
+def _seat_band_pp(t: Table, atp: float, base: Path, players: tuple[int, ...]) -> tuple[str, tuple]:
+    """The seat band set in ATP, in pp at each player count: atp x the calibration's win share
+    per ATP (the mean over its fields at that player count)."""
+    if not t.has("calibration"):
+        raise t.error("bands", f"{SEAT_ATP} = {atp:g} sets the seat band in ATP: give the measured "
+                      "ATP equivalent with calibration = \"DIR\" (a folder of simcell calibrate)")
+    folder = Path(t.take("calibration", str))
+    folder = folder if folder.is_absolute() else base / folder
+    path = folder / CALIBRATION_FILE
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))["rows"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise t.error("calibration", f"cannot read {path}: {exc}; make it with simcell calibrate") from None
+    out = []
+    for p in players:
+        per_atp = [float(r["win_pp_per_atp"]) for r in rows if r["players"] == p]
+        if not per_atp:
+            raise t.error("calibration", f"{path} has no figure for {p} players: calibrate with "
+                          f"--players {p}")
+        out.append((p, round(atp * sum(per_atp) / len(per_atp), 4)))
+    return str(folder.resolve()), tuple(out)
+
+
+def _parse_report(t: Table, base: Path, players: tuple[int, ...]) -> ReportSettings:
     defaults_path = shipped_data_path("report")
     defaults = Table(read_toml(defaults_path), defaults_path)
     default_blocks = defaults.take("blocks", int, minimum=1)
@@ -319,6 +364,12 @@ def _parse_report(t: Table) -> ReportSettings:
         if k in default_bands:
             bands[k] = float(bands_t.take(k, float, minimum=0))
     bands_t.finish(default_bands)
-    t.finish(("blocks", "bands"))
+    calibration, by_players = None, ()
+    if bands.get(SEAT_ATP, 0.0) > 0:
+        calibration, by_players = _seat_band_pp(t, bands[SEAT_ATP], base, players)
+    elif t.has("calibration"):
+        t.take("calibration", str)  # read (a run may name its calibration) but not needed
+    t.finish(("blocks", "bands", "calibration"))
     left_default = tuple(k for k in default_bands if not bands_t.has(k))
-    return ReportSettings(blocks=blocks, bands=tuple(bands.items()), default_bands=left_default)
+    return ReportSettings(blocks=blocks, bands=tuple(bands.items()), default_bands=left_default,
+                          calibration=calibration, seat_band_pp=by_players)

@@ -58,6 +58,8 @@ V_TARGETS = HP_INDEX["targets"]
 V_FOCUS = HP_INDEX["target_focus"]
 V_CONTEST = HP_INDEX["contest"]
 V_TYPE = HP_INDEX["w_enzyme"]  # six consecutive, in COMPLETED_TYPES order
+V_FAVOUR_CARD = HP_INDEX["favour_card"]
+V_FAVOUR = HP_INDEX["favour"]
 
 # Rows of the per-decision card workspace (ws[row, card id], on the turn loop's stack:
 # heuristic.list_and_value), filled by
@@ -125,8 +127,11 @@ def completion_hp(v, gt, goal_bonus, card):
 
 @kernel_jit_inline
 def card_worth(v, gt, params, goal_bonus, card):
-    """Prospective worth of completing `card`, weighted by the policy's type weight."""
-    return completion_hp(v, gt, goal_bonus, card) * params[V_TYPE + gt.card_type[card]]
+    """Prospective worth of completing `card`, weighted by the policy's type weight (and by
+    `favour` for the favoured card: every valuation of a card reads this worth)."""
+    worth = completion_hp(v, gt, goal_bonus, card) * params[V_TYPE + gt.card_type[card]]
+    # no favoured card (0) matches no card id + 1, so default play is bit for bit unchanged
+    return worth * params[V_FAVOUR] if card + 1 == params[V_FAVOUR_CARD] else worth
 
 
 @kernel_jit_inline

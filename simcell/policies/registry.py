@@ -58,6 +58,11 @@ HEURISTIC_PARAMS: dict[str, float] = {
     "w_protein_receptor": 1.0,
     "w_steroid_receptor": 1.0,
     "w_detox": 1.0,
+    # one card the bot prioritises (`simcell probe`): card `favour_card - 1` (0: none; a config
+    # names the card, config/load.py turns the name into its id + 1) is worth `favour` times its
+    # worth, wherever the bot values it (buying, keeping, loading, targeting)
+    "favour_card": 0.0,
+    "favour": 1.0,
 }
 HP_INDEX = {name: i for i, name in enumerate(HEURISTIC_PARAMS)}
 
@@ -135,14 +140,30 @@ BUILTIN_POLICIES: dict[str, BuiltinPolicy] = {
 ARCHETYPES = ("enzyme_focused", "protein_pipeline", "steroid_pipeline", "detox_goals", "balanced")
 
 
+# A built-in policy under a label, "planner#probe", is the same policy with parameters of its own
+# (a field's params are keyed by the name as written), so one seat can play a variant of the
+# others' policy; the records' `policy` column names it as written.
+LABEL_MARK = "#"
+
+
 def is_user_policy(name: str) -> bool:
     """A user policy is written "file.py:function"."""
     return ":" in name and name.split(":", 1)[0].endswith(".py")
 
 
+def builtin_name(name: str) -> str:
+    """The registry name of a built-in policy written with or without a label."""
+    return name.split(LABEL_MARK, 1)[0]
+
+
+def builtin(name: str) -> BuiltinPolicy:
+    """The registry entry of a built-in policy name (labelled or not); KeyError if none."""
+    return BUILTIN_POLICIES[builtin_name(name)]
+
+
 def kernel_id(name: str) -> int:
     """The kernel's policy id for a policy name (user policies share one id)."""
-    return KERNEL_USER if is_user_policy(name) else BUILTIN_POLICIES[name].kernel_id
+    return KERNEL_USER if is_user_policy(name) else builtin(name).kernel_id
 
 
 def policy_names(field_policies: tuple[str, ...]) -> tuple[str, ...]:
@@ -157,7 +178,7 @@ def param_vector(name: str, params: dict[str, float] | None = None) -> list[floa
     if is_user_policy(name):
         values = [float(v) for _, v in sorted(params.items())]
     else:
-        spec = BUILTIN_POLICIES[name]
+        spec = builtin(name)
         base = dict(HEURISTIC_PARAMS) if spec.kernel_id != KERNEL_RANDOM else {}
         base.update(spec.defaults)
         base.update(params)

@@ -31,10 +31,6 @@ from simcell.reports.sections import (
 REPORT_DIR = "report"
 
 
-def _seat_band(run: RunData) -> float:
-    return float(run.resolved["report"]["bands"]["seat_win_share_pp"])
-
-
 def _card_band(run: RunData) -> float:
     return float(run.resolved["report"]["bands"]["card_open_hand_pp"])
 
@@ -47,7 +43,7 @@ def _type_band(run: RunData) -> float:
 # the report's sections, in reading order after the summary (written last, from their tables)
 SECTIONS: dict[str, Callable[[RunData], Section]] = {
     "verdicts": verdicts.build,
-    "seats": lambda run: seats.build(run, _seat_band(run)),
+    "seats": seats.build,
     "cards": lambda run: cards.build(run, _card_band(run), _type_band(run)),
     "sources": sources.build,
     "policies": policies.build,
@@ -93,7 +89,7 @@ def build_report(root: Path, out: Path | None = None, jobs: int | None = None) -
             finally:
                 side.cancel()
     tables = {t.name: t.data for sec in built.values() for t in sec.tables}
-    bands = {"seat_win_share_pp": _seat_band(run), "card_open_hand_pp": _card_band(run),
+    bands = {"seat_win_share": run.seat_band_label(), "card_open_hand_pp": _card_band(run),
              "card_type_pp": _type_band(run)}
     first = summary.build(run, tables, bands)
     title = f"simcell balance report: {Path(run.meta['config']).name}, {run.meta['games']:,} games"

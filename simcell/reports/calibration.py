@@ -14,10 +14,10 @@ import pandas as pd
 from scipy import stats
 
 from simcell.reports.data import RunData
+from simcell.vocabulary import CALIBRATION_FILE
 from simcell.reports.paired import jackknife_many
 from simcell.reports.render import Report, Section, Table, write_report
 
-CALIBRATION_FILE = "calibration.json"
 PLAN_FILE = "calibrate.json"
 
 

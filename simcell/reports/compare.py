@@ -293,7 +293,7 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
     for seg_a, seg_b in zip(a.segments, b.segments):
         sa, hp_a = segment_sums(a, seg_a)
         sb, hp_b = segment_sums(b, seg_b)
-        head = _headline(seg_a, sa, sb, pair.paired, bands)
+        head = _headline(seg_a, sa, sb, pair.paired, bands | {"seat_win_share_pp": a.seat_band(seg_a.players)})
         heads.append(head)
         sources.append(_sources(seg_a, sa, sb, pair.paired))
         card_rows.append(_cards(seg_a, sa, sb, pair.paired, cards, bands["card_open_hand_pp"]))
@@ -312,6 +312,10 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
                              "variance reduction 1/(1 − ρ) it gives a difference over unpaired runs: "
                              + "; ".join(f"{r.players}p · {r.field}: ρ = {r.rho:.3f}, ×{r.variance_reduction:.2f}"
                                          for r in corr.itertuples()) + ".")
+    lengths = [(s.players, a.rounds(s.players), b.rounds(s.players)) for s in a.segments]
+    sec_head.text.append("Game length (rounds, fixed by the event deck: the same in every game): "
+                         + "; ".join(f"{p}p: {ra} in A, {rb} in B" + (" (changed)" if ra != rb else "")
+                                     for p, ra, rb in dict.fromkeys(lengths)) + ".")
     sec_head.tables.append(Table("differences", "Card, board and rule values that differ (A → B)", diffs))
     sec_head.tables.append(Table("pairing", "Correlation of paired results", corr, csv_only=True))
     sec = Section("headline", "Headline figures", figures_first=True)

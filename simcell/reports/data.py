@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from simcell.vocabulary import COMPLETED_TYPES, HP_SOURCES
+from simcell.vocabulary import COMPLETED_TYPES, HP_SOURCES, MIN_PLAYERS
 
 
 class ReportError(Exception):
@@ -68,6 +68,27 @@ class RunData:
     @property
     def seed(self) -> int:
         return int(self.resolved["seed"])
+
+    def rounds(self, players: int) -> int:
+        """Rounds of every game at this player count: one per event revealed, plus the last
+        (RULES.md §2; fixed by the event deck, so game length is not a random figure)."""
+        return len(self.game["events"]) - self.game["board"]["events_set_aside"][players - MIN_PLAYERS] + 1
+
+    def seat_band(self, players: int) -> float:
+        """The seat band (pp of win share) at this player count: the config's, or its band in ATP
+        times the calibrated win share per ATP at that player count."""
+        r = self.resolved["report"]
+        by_players = r.get("seat_band_pp")
+        return float(by_players[str(players)]) if by_players else float(r["bands"]["seat_win_share_pp"])
+
+    def seat_band_label(self) -> str:
+        """The seat band as the report states it: "±2 pp", or "±1 ATP (≈ ±1.02 pp at 5 players)"."""
+        r = self.resolved["report"]
+        by_players = r.get("seat_band_pp")
+        if not by_players:
+            return f"±{float(r['bands']['seat_win_share_pp']):g} pp"
+        pp = ", ".join(f"±{v:.2f} pp at {p} players" for p, v in by_players.items())
+        return f"±{float(r['bands']['seat_win_share_atp']):g} ATP (≈ {pp}, calibrated)"
 
     @property
     def game(self) -> dict:

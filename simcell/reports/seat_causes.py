@@ -23,14 +23,14 @@ from simcell.reports.style import POLICY_PALETTE, figure
 SEATS_FILE = "seats.json"
 
 
-def worst_seat(run: RunData, band: float) -> list[dict]:
+def worst_seat(run: RunData) -> list[dict]:
     """Per homogeneous segment: the seat furthest from the fair share, its distance (pp) with a
     95% interval, and the verdict over every seat against the band."""
     out = []
     for seg in run.segments:
         if not seg.homogeneous:
             continue
-        f = seat_figures(run, seg, band)
+        f = seat_figures(run, seg, run.seat_band(seg.players))
         p = seg.players
         s = max(range(p), key=lambda i: abs(f.win_single[i].value - 1 / p))
         w = f.win_single[s].scaled(100, -100 / p)
@@ -39,23 +39,22 @@ def worst_seat(run: RunData, band: float) -> list[dict]:
     return out
 
 
-def objective(run: RunData, band: float) -> float:
+def objective(run: RunData) -> float:
     """The search's objective: the largest |win share − fair share| (pp) over seats and segments."""
-    return max(abs(r["distance_pp"]) for r in worst_seat(run, band))
+    return max(abs(r["distance_pp"]) for r in worst_seat(run))
 
 
 def build_seats(folder: Path) -> Path:
     plan = json.loads((folder / SEATS_FILE).read_text())
     causes = plan["causes"]
     runs = [RunData(folder / c["run"]) for c in causes]
-    band = float(runs[0].resolved["report"]["bands"]["seat_win_share_pp"])
     bands = {k: float(v) for k, v in runs[0].resolved["report"]["bands"].items()}
     sec = Section("causes", "Why seats differ: each cause switched off", figures_first=True)
     sec.text.append(
         "The config as it is, then each cause of seat advantage switched off alone and all "
         f"together, on the same {runs[0].meta['games']:,} games (seed {runs[0].seed}): each seat's "
         "win share, and its paired difference from the config as it is (95% intervals). Verdict: "
-        f"every seat within ±{band:g} pp of the fair share.")
+        f"every seat within {runs[0].seat_band_label()} of the fair share.")
     rows, shown = [], []
     for si, seg in enumerate(runs[0].segments):
         if not seg.homogeneous:
@@ -63,8 +62,9 @@ def build_seats(folder: Path) -> Path:
         base = segment_sums(runs[0], seg)[0]
         for c, run in zip(causes, runs):
             s = run.segments[si]
+            band = runs[0].seat_band(seg.players)
             f = seat_figures(run, s, band)
-            head = _headline(seg, base, segment_sums(run, s)[0], True, bands)
+            head = _headline(seg, base, segment_sums(run, s)[0], True, bands | {"seat_win_share_pp": band})
             win = head[head["figure"].str.endswith("win share")].reset_index(drop=True)
             for seat in range(seg.players):
                 rows.append({"players": seg.players, "field": seg.field_name, "variant": c["name"],
@@ -79,7 +79,7 @@ def build_seats(folder: Path) -> Path:
     data = pd.DataFrame(rows)
     for (p, field), part in data.groupby(["players", "field"], sort=False):
         sec.figures.append(Figure(f"seat_causes_{p}p_{field}", f"Win share by seat under each change, {p}p",
-                                  _bars(part, p, band), "Bars: win share by seat (95% intervals); "
+                                  _bars(part, p, runs[0].seat_band(p)), "Bars: win share by seat (95% intervals); "
                                   "dashed: the fair share; green: the band."))
     sec.tables.append(Table("seat_causes", "Win share % by seat under each change", data,
                             pd.DataFrame(shown)))
@@ -90,7 +90,7 @@ def build_seats(folder: Path) -> Path:
         tried = pd.DataFrame(search["trials"])
         confirmed = []
         for c in search["confirmed"]:
-            for r in worst_seat(RunData(folder / c["run"]), band):
+            for r in worst_seat(RunData(folder / c["run"])):
                 confirmed.append({"ladder": str(c["ladder"]), **r})
         conf = pd.DataFrame(confirmed)
         fair = conf[conf["verdict"] == IN_BAND]["ladder"].unique() if len(conf) else []

@@ -8,6 +8,7 @@ variant (Benjamini–Hochberg)."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,9 +26,11 @@ from simcell.reports.style import figure
 SWEEP_FILE = "sweep.json"
 
 
-def write_plan(folder: Path, settings: list[dict], variants: list[dict]) -> None:
-    """sweep.json: the settings ({key, values}) and the variants ({name, values, run}) in order."""
-    (folder / SWEEP_FILE).write_text(json.dumps({"settings": settings, "variants": variants}, indent=1))
+def write_plan(folder: Path, settings: list[dict], variants: list[dict], holdout: dict | None = None) -> None:
+    """sweep.json: the settings ({key, values}) and the variants ({name, values, run}) in order;
+    the holdout ({seed, variants}) once the variants either side of a crossing are replayed."""
+    plan = {"settings": settings, "variants": variants} | ({"holdout": holdout} if holdout else {})
+    (folder / SWEEP_FILE).write_text(json.dumps(plan, indent=1))
 
 
 def _ratio(n, d):
@@ -71,9 +74,24 @@ def _crossing(x: np.ndarray, y: np.ndarray) -> float:
     return float(x[-1]) if len(y) and y[-1] == 0 else float("nan")
 
 
-def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
-    """Write the sweep report of `folder` (sweep.json and its run directories) into folder; with
-    a `simcell calibrate` folder, the differences in win share also in ATP."""
+@dataclass
+class _Sweep:
+    """A sweep folder read: its plan, runs and swept values, and the swept card (if any)."""
+
+    settings: list[dict]
+    variants: list[dict]
+    runs: list[RunData]
+    x: np.ndarray
+    numeric: bool
+    key: str
+    card: int | None
+    card_name: str | None
+    same_type: np.ndarray
+    cards: pd.DataFrame
+    holdout: dict | None
+
+
+def _read(folder: Path) -> _Sweep:
     plan = json.loads((folder / SWEEP_FILE).read_text())
     settings, variants = plan["settings"], plan["variants"]
     runs = [RunData(folder / v["run"]) for v in variants]
@@ -95,6 +113,38 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
     card = int(cards.loc[cards["name"] == card_name, "id"].iloc[0]) if card_name is not None else None
     same_type = (cards.loc[cards["type"] == cards.loc[cards["id"] == card, "type"].iloc[0], "id"].to_numpy()
                  if card is not None else np.array([], int))
+    return _Sweep(settings, variants, runs, x, numeric, key, card, card_name, same_type, cards,
+                  plan.get("holdout"))
+
+
+def brackets(folder: Path) -> list[int]:
+    """The variants (indices) on either side of each place where the swept card's contrast
+    crosses zero, over the player counts and fields: the ones a holdout replays."""
+    sw = _read(folder)
+    if sw.card is None or not sw.numeric or len(sw.variants) < 2:
+        return []
+    out: set[int] = set()
+    for si, seg in enumerate(sw.runs[0].segments):
+        stat = _Figures(sw.card, sw.same_type, seg.players)
+        ys = np.array([stat({k: v.sum(axis=0) for k, v in segment_sums(r, r.segments[si])[0].items()})[1]
+                       for r in sw.runs])
+        at = _crossing(np.arange(len(ys), dtype=float), ys)
+        if np.isfinite(at):
+            i = min(int(np.floor(at)), len(ys) - 2)
+            out |= {i, i + 1}
+    return sorted(out)
+
+
+def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
+    """Write the sweep report of `folder` (sweep.json and its run directories) into folder; with
+    a `simcell calibrate` folder, the differences in win share also in ATP."""
+    sw = _read(folder)
+    settings, variants, runs, x, numeric = sw.settings, sw.variants, sw.runs, sw.x, sw.numeric
+    cards, key, card, card_name, same_type = sw.cards, sw.key, sw.card, sw.card_name, sw.same_type
+    hold = [RunData(folder / v["run"]) for v in sw.holdout["variants"]] if sw.holdout else []
+    for r in hold[1:]:
+        pairing(hold[0], r)
+    x_hold = np.array([v["values"][0] for v in sw.holdout["variants"]], float) if hold else None
     band = float(runs[0].resolved["report"]["bands"]["card_open_hand_pp"])
     head = Section("sweep", f"Sweep of {' × '.join(s['key'] for s in settings)}", figures_first=True)
     head.text.append(
@@ -132,6 +182,18 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
                 summary_rows.append({"players": seg.players, "field": seg.field_name,
                                      "figure": f"{card_name}: value where its contrast crosses 0",
                                      "crossing": cv[0], "crossing_se": cse[0], "df": df})
+                if len(hold) >= 2:
+                    hsums = [segment_sums(r, r.segments[si])[0] for r in hold]
+
+                    def hold_cross(totals, stat=stat):
+                        return np.array([_crossing(x_hold, np.array([stat(t)[1] for t in totals]))])
+
+                    hv, hse, hdf = jackknife_many(hold_cross, hsums)
+                    summary_rows.append({
+                        "players": seg.players, "field": seg.field_name,
+                        "figure": f"{card_name}: the same on fresh seeds (holdout, seed {hold[0].seed}, "
+                                  f"{key} = " + ", ".join(f"{v:g}" for v in x_hold) + ")",
+                        "crossing": hv[0], "crossing_se": hse[0], "df": hdf, "holdout": True})
         if len(variants) > 1:
             c = _cards(seg, sums[0], sums[-1], True, cards, band)
             c = c[c["moved"] & (c["card"] != card)]
@@ -161,7 +223,11 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
         text = []
         for r in summary.to_dict("records"):
             q = stats.t.ppf(0.975, max(int(r["df"]), 1))
-            if "crosses" in r["figure"]:
+            if r.get("holdout") is True:
+                text.append(f"confirmed: {r['crossing']:.2f} ({r['crossing'] - q * r['crossing_se']:.2f} "
+                            f"to {r['crossing'] + q * r['crossing_se']:.2f})" if np.isfinite(r["crossing"])
+                            else "not confirmed: no crossing between these values on fresh seeds")
+            elif "crosses" in r["figure"]:
                 text.append(f"{r['crossing']:.2f} ({r['crossing'] - q * r['crossing_se']:.2f} to "
                             f"{r['crossing'] + q * r['crossing_se']:.2f})"
                             if np.isfinite(r["crossing"]) else "not within the range")
@@ -171,7 +237,9 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
         head.tables.append(Table("sweep_summary", "Slope per step, and where the contrast crosses zero",
                                  summary, summary[["players", "figure"]].assign(**{"estimate (95%)": text}),
                                  note="Slope: least squares over the variants, per unit of the swept "
-                                      "value; both jackknifed over the blocks the variants share."))
+                                      "value; both jackknifed over the blocks the variants share. A "
+                                      "crossing is a finding only once the variants either side of it, "
+                                      "replayed on fresh seeds (the holdout), cross there too."))
     head.tables.append(Table("sweep_moved", "Other cards that moved (last variant against the first)",
                              pd.DataFrame(moved_rows, columns=["players", "field", "card",
                                                                "effect change, pp (last − first)"]),

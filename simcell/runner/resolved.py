@@ -15,7 +15,7 @@ from pathlib import Path
 
 from simcell import __version__
 from simcell.config.load import PolicyField, RunConfig
-from simcell.policies.registry import BUILTIN_POLICIES, HEURISTIC_PARAMS, KERNEL_RANDOM, is_user_policy
+from simcell.policies.registry import HEURISTIC_PARAMS, KERNEL_RANDOM, builtin, is_user_policy
 from simcell.runner.plan import Segment
 from simcell.vocabulary import RECORD_SCHEMA_VERSION
 
@@ -37,7 +37,7 @@ def _params(field: PolicyField) -> dict[str, dict[str, float]]:
         if is_user_policy(name):
             out[name] = dict(sorted(given.get(name, {}).items()))
             continue
-        spec = BUILTIN_POLICIES[name]
+        spec = builtin(name)
         values = dict(HEURISTIC_PARAMS) if spec.kernel_id != KERNEL_RANDOM else {}
         values.update(spec.defaults)
         values.update(given.get(name, {}))
@@ -80,7 +80,10 @@ def resolved_config(rc: RunConfig, segments: list[Segment]) -> dict:
         ],
         "fields": [_field(f, base) for f in rc.fields],
         "report": {"blocks": rc.report.blocks, "bands": dict(rc.report.bands),
-                   "default_bands": list(rc.report.default_bands)},
+                   "default_bands": list(rc.report.default_bands)}
+                  | ({"calibration": rc.report.calibration,
+                      "seat_band_pp": {str(p): v for p, v in rc.report.seat_band_pp}}
+                     if rc.report.seat_band_pp else {}),
         "game": {"content_hash": rc.game.content_hash, "definition": dataclasses.asdict(rc.game)},
     }
     return json.loads(json.dumps(resolved))  # as it reads back from resolved.json

@@ -9,7 +9,6 @@ from simcell.reports.data import RunData
 from simcell.reports.intervals import detectable_effect, games_needed
 from simcell.reports.render import Section, Table
 from simcell.reports.sections.seats import seat_figures
-from simcell.reports.sections.verdicts import bands
 
 TARGETS_PP = (0.5, 0.25)  # half-widths of a seat's win share, percentage points
 TARGET_HP = 0.1  # half-width of HP above the table
@@ -22,12 +21,11 @@ def build(run: RunData) -> Section:
         "target interval half-width (N × (h / h*)²), and the smallest difference detectable at 80% "
         "power and 5% two-sided ((1.96 + 0.84) × SE). Stop runs on precision, never on significance."
     )
-    seat_band = bands(run)["seat_win_share_pp"][0]
     rows = []
     for seg in run.segments:
         if not seg.homogeneous:
             continue
-        f = seat_figures(run, seg, seat_band)
+        f = seat_figures(run, seg, run.seat_band(seg.players))
         w = f.win_single[0].scaled(100)
         row = {"players": seg.players, "field": seg.field_name, "games": seg.games,
                "seat 0 win share ± (pp)": round(w.half_width, 3),

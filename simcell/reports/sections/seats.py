@@ -78,7 +78,7 @@ def _holder_by_round(run: RunData, seg: SegmentInfo) -> tuple[np.ndarray, np.nda
 
 def max_rounds(run: RunData, seg: SegmentInfo) -> int:
     """Rounds of a game at this player count: one per event revealed, plus the last."""
-    return len(run.game["events"]) - run.game["board"]["events_set_aside"][seg.players - 2] + 1
+    return run.rounds(seg.players)
 
 
 def _above_table(df: pd.DataFrame, col: str, players: int) -> np.ndarray:
@@ -175,7 +175,7 @@ def rule_settings(run: RunData) -> str:
             f"{str(r['laureates_holder_may_take']).lower()}, turn order `{r['turn_order']}`")
 
 
-def _figure(figs: list[SeatFigures], band_pp: float):
+def _figure(figs: list[SeatFigures], run: RunData):
     fig, axes = figure(ncols=len(figs), figsize=(max(4.0, 3.6 * len(figs)), 3.8), squeeze=False)
     for ax, f in zip(axes[0], figs):
         p = f.seg.players
@@ -186,8 +186,9 @@ def _figure(figs: list[SeatFigures], band_pp: float):
         ax.bar(seats, vals, color="#4477aa", alpha=0.85)
         ax.errorbar(seats, vals, yerr=[lo, hi], fmt="none", ecolor="black", capsize=4)
         fair = 100 / p
+        band_pp = run.seat_band(p)
         ax.axhline(fair, color="black", lw=1, ls="--", label="fair share 1/n")
-        ax.axhspan(fair - band_pp, fair + band_pp, color="#228833", alpha=0.15, label=f"band ±{band_pp:g} pp")
+        ax.axhspan(fair - band_pp, fair + band_pp, color="#228833", alpha=0.15, label="tolerance band")
         ax.set_xticks(seats, ["first" if s == 0 else str(s) for s in seats])
         ax.set_xlabel("seat")
         ax.set_ylabel("win share (%)")
@@ -220,7 +221,7 @@ def _holder_figure(figs: list[SeatFigures]):
     return fig
 
 
-def build(run: RunData, band_pp: float) -> Section:
+def build(run: RunData) -> Section:
     sec = Section("seats", "Seat advantage")
     homo = [s for s in run.segments if s.homogeneous]
     if not homo:
@@ -235,7 +236,7 @@ def build(run: RunData, band_pp: float) -> Section:
         f"{', '.join(str(a) for a in b['starting_atp'])}. Figures come from fields with one "
         "policy in every seat, so a seat's figures reflect the seat, not the bot."
     )
-    figs = [seat_figures(run, s, band_pp) for s in homo]
+    figs = [seat_figures(run, s, run.seat_band(s.players)) for s in homo]
     rows, shown = [], []
     for f in figs:
         p = f.seg.players
@@ -266,7 +267,7 @@ def build(run: RunData, band_pp: float) -> Section:
     sec.tables.append(Table("seat_advantage", "Seats: win share and HP above the table", data, view,
                             note=f"Win share splits ties; intervals: simultaneous 95% over the seats. "
                                  f"Verdict: win share minus the fair share 1/n against the band "
-                                 f"±{band_pp:g} pp."))
+                                 f"{run.seat_band_label()}."))
     src_rows = []
     for f in figs:
         srcs = [src for src, by_seat in f.above_by_source.items()
@@ -307,7 +308,7 @@ def build(run: RunData, band_pp: float) -> Section:
     holder_rows = [{"players": f.seg.players, "field": f.seg.field_name, "round": r + 1, "seat": s,
                     "holder_share": f.holder[r, s], "holder_share_se": f.holder_se[r, s]}
                    for f in figs for r in range(f.holder.shape[0]) for s in range(f.seg.players)]
-    sec.figures.append(Figure("seat_win_share", "Win share by seat", _figure(figs, band_pp),
+    sec.figures.append(Figure("seat_win_share", "Win share by seat", _figure(figs, run),
                               "Bars: win share by seat; whiskers: simultaneous 95% intervals; "
                               "dashed: the fair share 1/n; green: the tolerance band."))
     worst_se = max(float(np.nanmax(f.holder_se)) for f in figs)

@@ -131,7 +131,7 @@ def build(run: RunData) -> Section:
     hists = []
     for seg in run.segments:
         p = seg.players
-        rounds = len(run.game["events"]) - run.game["board"]["events_set_aside"][p - 2] + 1
+        rounds = run.rounds(p)
         sums = _ShapeSums(run, seg, rounds)
         n_block = sums.n_block
         row = {"players": p, "field": seg.field_name, "games": sums.games}

@@ -60,7 +60,7 @@ def run_sentence(run: RunData) -> str:
             "[What was run](#header).")
 
 
-def seat_sentences(seats: pd.DataFrame, sources: pd.DataFrame, band: float) -> list[str]:
+def seat_sentences(seats: pd.DataFrame, sources: pd.DataFrame, band: str) -> list[str]:
     """From the seats section's tables `seat_advantage` and `seat_hp_sources` (CSV data)."""
     if seats.empty:
         return []
@@ -75,8 +75,8 @@ def seat_sentences(seats: pd.DataFrame, sources: pd.DataFrame, band: float) -> l
                      f"{share} at {p} players (fair {100 / p:.0f}%)")
         if (part["verdict"] == OUT_OF_BAND).any():
             out_of_band.append(p)
-    verdict = (f"no seat is shown out of the ±{band:g} pp band" if not out_of_band else
-               f"out of the ±{band:g} pp band" + (f" at {out_of_band[0]} players" if len(groups) == 1 else
+    verdict = (f"no seat is shown out of the {band} band" if not out_of_band else
+               f"out of the {band} band" + (f" at {out_of_band[0]} players" if len(groups) == 1 else
                                                    " at every player count" if len(out_of_band) == len(groups)
                                                    else " at " + _join([str(p) for p in out_of_band]) + " players"))
     out.append("The first player (seat 0) wins " + "; ".join(frags) + f": {verdict}. [Seat advantage](#seats).")
@@ -179,7 +179,7 @@ def build(run: RunData, tables: dict[str, pd.DataFrame], bands: dict[str, float]
     empty = pd.DataFrame()
     sentences = [run_sentence(run)]
     sentences += seat_sentences(tables.get("seat_advantage", empty), tables.get("seat_hp_sources", empty),
-                                bands["seat_win_share_pp"])
+                                bands["seat_win_share"])
     if "seat_advantage" in tables:
         sentences += marker_sentence(tables["seat_marker"], tables["seat_marker_by_round"],
                                      tables["seat_advantage"])

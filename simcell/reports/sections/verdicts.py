@@ -26,7 +26,8 @@ def bands(run: RunData) -> dict[str, tuple[float, bool]]:
 
 def build(run: RunData) -> Section:
     b = bands(run)
-    seat_band, seat_default = b["seat_win_share_pp"]
+    seat_default = "seat_win_share_pp" in run.resolved["report"]["default_bands"] and \
+        "seat_band_pp" not in run.resolved["report"]
     hp_band, hp_default = b["hp_above_table"]
     card_band, card_default = b["card_open_hand_pp"]
     type_band, type_default = b.get("card_type_pp", (1.0, True))
@@ -38,7 +39,7 @@ def build(run: RunData) -> Section:
     sec.text.append(
         "Each headline figure against the designer's tolerance band: **in band** (shown to lie "
         "inside the band), **out of band** (shown to lie outside it) or **inconclusive** (more "
-        f"games needed). Bands: a seat's win share {label(seat_band, seat_default, 'pp')} of the "
+        f"games needed). Bands: a seat's win share {run.seat_band_label()}{' (default)' if seat_default else ''} of the "
         f"fair share; a seat's HP against its table's mean {label(hp_band, hp_default, 'HP')}; a "
         f"card type against the average card {label(type_band, type_default, 'pp')}; a card "
         f"against the other cards of its type {label(card_band, card_default, 'pp')}."
@@ -47,6 +48,7 @@ def build(run: RunData) -> Section:
     for seg in run.segments:
         if not seg.homogeneous:
             continue
+        seat_band = run.seat_band(seg.players)
         f = seat_figures(run, seg, seat_band)
         p = seg.players
         worst = max(range(p), key=lambda s: abs(f.win_single[s].value - 1 / p))

@@ -1,0 +1,35 @@
+"""`simcell sweep`: one run directory per variant, all on the same seed; then, where the swept
+card's contrast crosses zero, the variants either side of the crossing replayed on fresh seeds
+(the holdout) so the report states the crossing as a finding only if it holds there too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from simcell.config.load import load_run_config
+from simcell.config.sweep import variants as sweep_variants
+from simcell.reports.sweep import brackets, build_sweep, write_plan
+from simcell.tools import Plays, holdout_seed
+
+
+def run_sweep(config: Path, sets: list[str], folder: Path, plays: Plays, *, games: int | None = None,
+              seed: int | None = None, calibration: Path | None = None, holdout: bool = True) -> Path:
+    settings, variants = sweep_variants(config, sets, folder)
+    plan = []
+    for i, v in enumerate(variants):
+        plays.say(f"variant {i + 1} of {len(variants)}: {v.name}")
+        plays.into(v.config, folder / "runs" / v.name, games, seed)
+        plan.append({"name": v.name, "values": list(v.values), "run": f"runs/{v.name}"})
+    settings_json = [{"key": s.key, "path": list(s.path), "values": list(s.values)} for s in settings]
+    write_plan(folder, settings_json, plan)
+    replay = brackets(folder) if holdout else []
+    if replay:
+        fresh = holdout_seed(seed if seed is not None else load_run_config(config).seed)
+        held = []
+        for i in replay:
+            v = variants[i]
+            plays.say(f"holdout: {v.name} on fresh seeds (seed {fresh})")
+            plays.into(v.config, folder / "holdout" / v.name, games, fresh)
+            held.append({"name": v.name, "values": list(v.values), "run": f"holdout/{v.name}"})
+        write_plan(folder, settings_json, plan, {"seed": fresh, "variants": held})
+    return build_sweep(folder, calibration)
