@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -115,6 +116,41 @@ def _warm_kernel(loops: set[int], quiet: bool):
         return warm(loops)
 
 
+class _Interrupts:
+    """Notes a Ctrl-C while a run plays. numba turns a KeyboardInterrupt that arrives while it
+    unboxes a compiled function's arguments into another exception (a TypeError from unboxing
+    a user policy's function): a run that fails after a Ctrl-C ends as interrupted, never as a
+    traceback. Python's own handler still raises the KeyboardInterrupt; an ignored SIGINT (a
+    background job) stays ignored."""
+
+    def __init__(self):
+        self.seen = False
+        self.previous = None
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.getsignal(signal.SIGINT)
+            if callable(previous):
+                self.previous = previous
+                signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def _note(self, signum, frame):
+        self.seen = True
+        self.previous(signum, frame)
+
+    def __exit__(self, *exc) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def _interrupted(config: Path, runner) -> None:
+    target = runner.root or "DIR"
+    typer.echo(f"\ninterrupted: finished chunks are kept; continue with "
+               f"simcell run {config} --resume {target}", err=True)
+    raise typer.Exit(code=130) from None
+
+
 def _play(config: Path, opts, quiet: bool, report: bool = True):
     """Run a config (compiling first, with a progress bar), then write its report (unless
     `report` is false); one-line errors and Ctrl-C exits as `simcell run`. Returns (outcome,
@@ -134,21 +170,23 @@ def _play(config: Path, opts, quiet: bool, report: bool = True):
         typer.echo("loading the game kernel on every worker of the cluster first (compiling it "
                    "once per host where it is not cached)", err=True)
     preload = None
+    interrupts = _Interrupts()
     try:
-        with progress_bar(quiet) as bar:
+        with interrupts, progress_bar(quiet) as bar:
             preload = runner.progress = _ReportPreload(bar, enabled=not runner.dask)
             outcome = runner.run()
     except KeyboardInterrupt:
-        target = runner.root or "DIR"
-        typer.echo(f"\ninterrupted: finished chunks are kept; continue with "
-                   f"simcell run {config} --resume {target}", err=True)
-        raise typer.Exit(code=130) from None
+        _interrupted(config, runner)
     except (RunError, RunDirError) as exc:
         _fail(str(exc))
         return
     except UserPolicyError as exc:
         _fail(f"{config}: {exc}")
         return
+    except Exception:
+        if interrupts.seen:
+            _interrupted(config, runner)
+        raise
     preload.join()
     if not report:
         return outcome, None

@@ -217,6 +217,34 @@ def test_resume_after_ctrl_c_of_the_command(reference, tmp_path):
     assert_same_run(whole, out)
 
 
+def test_a_ctrl_c_that_numba_turns_into_another_error_is_an_interrupt(tmp_path, monkeypatch):
+    """numba raises a TypeError (not KeyboardInterrupt) when the Ctrl-C lands while it unboxes
+    a user policy's function; the command still ends as interrupted (exit 130, --resume named),
+    and an error without a Ctrl-C is still an error."""
+    from typer.testing import CliRunner
+
+    from simcell.cli import app
+
+    def interrupted_inside_numba(self):
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt:
+            raise TypeError("_get_wrapper_address() missing 1 required positional argument: 'sig'") from None
+
+    config = write_config(tmp_path)
+    monkeypatch.setattr(Runner, "run", interrupted_inside_numba)
+    result = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "out"), "--quiet"])
+    assert result.exit_code == 130 and "--resume" in result.output, result.output
+
+    def plain_error(self):
+        raise TypeError("a real bug")
+
+    monkeypatch.setattr(Runner, "run", plain_error)
+    result = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "out2"), "--quiet"])
+    assert result.exit_code == 1 and isinstance(result.exception, TypeError)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
 def test_resume_with_a_changed_config_is_refused(reference, tmp_path):
     config, _ = reference
     out = tmp_path / "out"
