@@ -484,6 +484,49 @@ def probe(
 
 
 @app.command()
+def tune(
+    config: Path = typer.Argument(..., help="Run config whose card values to tune ([tune] table "
+                                  "optional)."),
+    cards: str | None = typer.Option(None, "--cards", help="Cards that may change, comma-separated: "
+                                     "names, card types or all (default: [tune] cards, else all)."),
+    fields: str | None = typer.Option(None, "--fields", help="Card fields that may change, "
+                                      "preferred first (default: [tune] fields, else atp,hp)."),
+    range_: int | None = typer.Option(None, "--range", min=1, help="Largest change of a value, in "
+                                      "whole steps (default: [tune] range, else 2)."),
+    screen_games: int | None = typer.Option(None, "--screen-games", min=1000, help="Games of the "
+                                            "first round, doubled each round (default 50,000)."),
+    rounds: int | None = typer.Option(None, "--rounds", min=1, help="Rounds of measuring and "
+                                      "stepping (default 4)."),
+    games: int | None = typer.Option(None, "--games", "-n", min=1000, help="Games of the holdout "
+                                     "comparison (default: the config's)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: tune-CONFIG)."),
+    seed: int | None = _SEED,
+    players: list[int] | None = _PLAYERS,
+    workers: int | None = _WORKERS,
+    dask: str | None = _DASK,
+    force: bool = _FORCE,
+    quiet: bool = _QUIET,
+) -> None:
+    """Propose card values that bring every card's contrast against its type within the band,
+    fewest changed values first: each card out of band stepped by its measured response, round
+    by round on more games, then the original and tuned sets compared on fresh seeds. Writes
+    tuned-cards.toml, tuned.toml (the config playing it), the changes and the comparison."""
+    from simcell.config.tune import tune_space
+    from simcell.tools.tune import run_tune
+
+    folder = out or Path(f"tune-{config.stem}")
+
+    def split(text):
+        return [x.strip() for x in text.split(",") if x.strip()] if text else None
+
+    space = _tool(tune_space, config, split(cards), split(fields), range_, screen_games, rounds, games)
+    plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
+    written = _tool(run_tune, config, folder, plays, space, seed=seed)
+    typer.echo(f"tune: {written / 'report.html'} (tuned-cards.toml, tuned.toml; the holdout "
+               f"comparison in {written / 'compare'})")
+
+
+@app.command()
 def cards(
     config: Path | None = typer.Argument(
         None, help="Run config whose card set to show (default: the shipped set)."

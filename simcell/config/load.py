@@ -228,8 +228,9 @@ def load_run_config(path: Path | str, players: tuple[int, ...] | None = None) ->
     dask_t = top.table("dask", {})
     scheduler = dask_t.take("scheduler", str, "") or None
     dask_t.finish()
-    # [sweep] is read by `simcell sweep` (config/sweep.py); a plain run ignores it
-    top.finish(("run", "field", "rules", "data", "overrides", "report", "dask", "sweep"))
+    # [sweep] and [tune] are read by `simcell sweep` and `simcell tune` (config/sweep.py,
+    # config/tune.py); a plain run ignores them
+    top.finish(("run", "field", "rules", "data", "overrides", "report", "dask", "sweep", "tune"))
     return RunConfig(
         source=path,
         players=players,

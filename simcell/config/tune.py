@@ -1,0 +1,122 @@
+"""`simcell tune`: its search space ([tune] table, or flags), and its output in simcell's own
+formats: the tuned card file (the config's resolved card set with the changes applied) and a run
+config that plays it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import tomli_w
+
+from simcell.config.errors import ConfigError, allowed, nearest
+from simcell.config.load import load_run_config
+from simcell.config.model import GameDefinition
+from simcell.config.sweep import base_config
+from simcell.config.tables import Table, read_toml
+from simcell.vocabulary import ADDITIONAL_RESOURCE, CARD_FIELDS, CARD_TYPES, RESOURCES
+
+# card fields a tune may change, in the order it prefers them (a designer moves the ATP cost
+# first), with the smallest value each may take
+TUNE_FIELDS = {"atp": 0, "hp": 1, "protein": 1, "carb": 0, "lipid": 1}
+DEFAULT_FIELDS = ("atp", "hp")
+
+
+@dataclass(frozen=True)
+class TuneSpace:
+    cards: tuple[str, ...]  # the cards whose values may change, in id order
+    fields: tuple[str, ...]  # the fields that may change, preferred first
+    range: int  # at most this far from the starting value (whole steps)
+    screen_games: int  # games per run in the first round (doubled each round)
+    rounds: int  # rounds of measuring and correcting at most
+    confirm_games: int  # games of the holdout comparison (the config's by default)
+
+
+def card_fields(card) -> tuple[str, ...]:
+    """The fields of TUNE_FIELDS a card's type has."""
+    return tuple(f for f in TUNE_FIELDS if f in CARD_FIELDS[card.type])
+
+
+def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] | None = None,
+               range_: int | None = None, screen_games: int | None = None, rounds: int | None = None,
+               confirm_games: int | None = None) -> TuneSpace:
+    """The search space: the config's [tune] table, each flag given replacing its key."""
+    rc = load_run_config(config)
+    t = Table(read_toml(config), config).table("tune", {})
+    names = cards if cards is not None else t.take_list("cards", str, ["all"], min_length=1)
+    chosen = fields if fields is not None else t.take_list("fields", str, list(DEFAULT_FIELDS), min_length=1)
+    for f in chosen:
+        if f not in TUNE_FIELDS:
+            raise t.error("fields", f"{f!r} is not a card field a tune may change; allowed: "
+                          f"{allowed(TUNE_FIELDS)}")
+    space = TuneSpace(
+        cards=_cards(rc.game, names, t),
+        fields=tuple(f for f in TUNE_FIELDS if f in chosen),
+        range=range_ if range_ is not None else t.take("range", int, 2, minimum=1),
+        screen_games=screen_games or t.take("screen_games", int, 50_000, minimum=1000),
+        rounds=rounds or t.take("rounds", int, 4, minimum=1),
+        confirm_games=confirm_games or t.take("confirm_games", int, rc.games, minimum=1000),
+    )
+    t.finish(("cards", "fields", "range", "screen_games", "rounds", "confirm_games"))
+    return space
+
+
+def _cards(game: GameDefinition, names: list[str], t: Table) -> tuple[str, ...]:
+    """"all", card type names and card names, as the cards a player completes, in id order."""
+    completable = [c for c in sorted(game.cards, key=lambda c: c.id)
+                   if c.type != CARD_TYPES[ADDITIONAL_RESOURCE]]
+    by_name = {c.name for c in completable}
+    types = {c.type for c in completable}
+    out: set[str] = set()
+    for n in names:
+        if n == "all":
+            out |= by_name
+        elif n in types:
+            out |= {c.name for c in completable if c.type == n}
+        elif n in by_name:
+            out.add(n)
+        else:
+            raise ConfigError(t.path, "tune.cards", f"{n!r} is neither 'all', a card type nor a card "
+                              f"a player completes{nearest(n, sorted(by_name | types))}")
+    return tuple(c.name for c in completable if c.name in out)
+
+
+def write_tuned(config: Path, changes: dict[tuple[str, str], int], folder: Path) -> tuple[Path, Path]:
+    """folder/tuned-cards.toml, the config's resolved card set with `changes` ((card, field) ->
+    value) applied, and folder/tuned.toml, the config playing it (its card overrides folded into
+    the file). Both are loaded once: a bad value fails here."""
+    rc = load_run_config(config)
+    rows = []
+    for c in sorted(rc.game.cards, key=lambda c: c.id):
+        row: dict = {"id": c.id, "name": c.name, "type": c.type}
+        for key in CARD_FIELDS[c.type]:
+            value = getattr(c, key)
+            row[key] = {r: n for r, n in zip(RESOURCES, value) if n} if key == "gain" else value
+        for (name, field), value in changes.items():
+            if name == c.name:
+                row[field] = value
+        rows.append(row)
+    folder.mkdir(parents=True, exist_ok=True)
+    cards_path = folder / "tuned-cards.toml"
+    was = {(c.name, f): getattr(c, f) for c in rc.game.cards for f in TUNE_FIELDS}
+    listed = "\n".join(f"#   {n}.{f}: {was[(n, f)]} -> {v}" for (n, f), v in sorted(changes.items())) or "#   (none)"
+    cards_path.write_text(f"# Cards tuned by simcell tune from {config}: the config's card set with\n"
+                          f"# these values changed:\n{listed}\n\n" + tomli_w.dumps({"card": rows}),
+                          encoding="utf-8")
+    body = base_config(config)
+    body.pop("tune", None)
+    overrides = dict(body.get("overrides", {}))
+    overrides.pop("cards", None)
+    if overrides:
+        body["overrides"] = overrides
+    else:
+        body.pop("overrides", None)
+    body["data"] = dict(body.get("data", {}), cards=cards_path.name)  # beside the config
+    config_path = folder / "tuned.toml"
+    config_path.write_text(f"# {config} with the tuned card set of simcell tune\n" + tomli_w.dumps(body),
+                           encoding="utf-8")
+    try:
+        load_run_config(config_path)
+    except ConfigError as exc:
+        raise ConfigError(config, "tune", f"the tuned card set is not valid: {exc}") from None
+    return cards_path, config_path

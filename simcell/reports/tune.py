@@ -1,0 +1,142 @@
+"""`simcell tune`: what the tuner reads from its runs, and its report. `card_state` gives each
+card's contrast against its type (and its verdict) in one run; `effect_changes` each card's
+paired change of opening-hand effect between two runs on the same games (the response the tuner
+steps by). The report: the changes proposed, the search's rounds, and the original and tuned
+sets compared on fresh seeds (the holdout) with every target's verdict."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simcell.reports.compare import _cards, segment_sums
+from simcell.reports.data import RunData
+from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, OUT_OF_BAND
+from simcell.reports.render import Figure, Report, Section, Table, write_report
+from simcell.reports.sections.cards import card_table, card_verdict, segment_cards
+from simcell.reports.seat_causes import worst_seat
+from simcell.reports.style import TYPE_COLOURS, figure
+
+TUNE_FILE = "tune.json"
+
+
+def card_band(run: RunData) -> float:
+    return float(run.resolved["report"]["bands"]["card_open_hand_pp"])
+
+
+def card_state(root: Path) -> pd.DataFrame:
+    """Per player count and card: its contrast against its type (pp, 95% interval) and its
+    verdict against the card band (the report's: simultaneous intervals, out of band only when
+    flagged)."""
+    run = RunData(root)
+    band = card_band(run)
+    parts = []
+    for seg in run.segments:
+        c = segment_cards(run, seg, band)
+        parts.append(c[["players", "name", "type", "contrast_pp", "contrast_pp_low", "contrast_pp_high",
+                        "contrast_pp_se"]].assign(verdict=card_verdict(c, band)))
+    return pd.concat(parts, ignore_index=True)
+
+
+def effect_changes(root_a: Path, root_b: Path) -> pd.DataFrame:
+    """Per player count and card: B's opening-hand effect minus A's (pp), paired game by game."""
+    a, b = RunData(root_a), RunData(root_b)
+    cards = card_table(a)
+    parts = []
+    for sa, sb in zip(a.segments, b.segments):
+        c = _cards(sa, segment_sums(a, sa)[0], segment_sums(b, sb)[0], True, cards, card_band(a))
+        parts.append(c[["players", "name", "type", "open_hand_win_pp_diff"]])
+    return pd.concat(parts, ignore_index=True)
+
+
+def objective(state: pd.DataFrame, band: float) -> float:
+    """The search's objective: the summed distance (pp) of the cards' contrasts beyond the band."""
+    return float(np.clip(state["contrast_pp"].abs() - band, 0, None).sum())
+
+
+def _counts(state: pd.DataFrame) -> dict:
+    return {v: int((state["verdict"] == v).sum()) for v in (IN_BAND, INCONCLUSIVE, OUT_OF_BAND)}
+
+
+def build_tune(folder: Path) -> Path:
+    """The tune report from tune.json: the changes, the rounds, and the holdout comparison of the
+    original (compare/a) and tuned (compare/b) sets."""
+    plan = json.loads((folder / TUNE_FILE).read_text())
+    before, after = card_state(folder / plan["holdout"]["a"]), card_state(folder / plan["holdout"]["b"])
+    run_a, run_b = RunData(folder / plan["holdout"]["a"]), RunData(folder / plan["holdout"]["b"])
+    band = card_band(run_a)
+    changes = pd.DataFrame(plan["changes"], columns=["card", "type", "field", "from", "to"])
+    sec = Section("tune", "Proposed changes", figures_first=True)
+    sec.text.append(
+        f"{len(changes)} value{'s' if len(changes) != 1 else ''} changed, searched over "
+        f"{len(plan['space']['cards'])} cards' {', '.join(plan['space']['fields'])} (at most "
+        f"±{plan['space']['range']} each) toward every card's contrast against its type within "
+        f"±{band:g} pp; fewest changed values first, then the smallest steps. "
+        f"{plan['games_played']:,} games in {len(plan['rounds'])} rounds and "
+        f"{len(plan['responses'])} response runs, then both sets compared on fresh seeds "
+        f"(seed {run_a.seed}, {run_a.meta['games']:,} games): [the comparison](compare/report.html).")
+    sec.tables.append(Table("tune_changes", "Changes (card, field, from → to)", changes))
+    rounds = pd.DataFrame(plan["rounds"])
+    sec.tables.append(Table("tune_rounds", "The search, round by round", rounds,
+                            note="Each round plays the current set on the search seed, measures every "
+                                 "card, and steps the cards out of band by the measured response per "
+                                 "unit of the field; the games double each round."))
+    verdicts = []
+    for p in sorted(before["players"].unique()):
+        b, a = before[before["players"] == p], after[after["players"] == p]
+        verdicts.append({"players": p, **{f"original {k}": v for k, v in _counts(b).items()},
+                         **{f"tuned {k}": v for k, v in _counts(a).items()}})
+    hold = Section("holdout", "Confirmed on fresh seeds", figures_first=True)
+    out_after = after[after["verdict"] == OUT_OF_BAND]
+    unreachable = plan["unreachable"]
+    hold.text.append(
+        "Every card's verdict against the band in the original and the tuned set, on games the "
+        "search never saw. "
+        + ("No card is out of band in the tuned set." if out_after.empty else
+           f"Still out of band: {', '.join(f'{r.name} ({r.players}p, {r.contrast_pp:+.2f} pp)' for r in out_after.itertuples())}.")
+        + (f" The search space cannot bring {', '.join(unreachable)} within the band (every step "
+           f"within ±{plan['space']['range']} was predicted short of it)." if unreachable else ""))
+    seats = [r | {"set": "original"} for r in worst_seat(run_a)] + [r | {"set": "tuned"} for r in worst_seat(run_b)]
+    if seats:
+        s = pd.DataFrame(seats)
+        hold.text.append("Seats (not a target card values can reach: their causes are rules and the "
+                         "ladder, `simcell seats`): " + "; ".join(
+                             f"{r['set']} {r['players']}p: {r['worst seat']} {r['distance_pp']:+.1f} pp from "
+                             f"the fair share, {r['verdict']}" for r in seats) + ".")
+        hold.tables.append(Table("tune_seats", "Worst seat, original and tuned", s, csv_only=True))
+    hold.tables.append(Table("tune_verdicts", "Card verdicts, original and tuned (cards)", pd.DataFrame(verdicts)))
+    both = before.merge(after, on=["players", "name", "type"], suffixes=("_original", "_tuned"))
+    hold.tables.append(Table("tune_cards", "Every card, original and tuned", both, csv_only=True))
+    for p, part in both.groupby("players", sort=False):
+        hold.figures.append(Figure(f"tune_{p}p", f"Contrast against its type, original and tuned, {p}p",
+                                   _figure(part, band, set(changes["card"])),
+                                   "Each card's contrast (95% intervals) in the original set (grey) and "
+                                   "the tuned set (blue; changed cards in bold); green: the band."))
+    write_report(Report("simcell tune: card values toward the bands", [sec, hold]), folder)
+    return folder
+
+
+def _figure(part: pd.DataFrame, band: float, changed: set[str]):
+    part = part.sort_values(["type", "contrast_pp_tuned"]).reset_index(drop=True)
+    n = len(part)
+    fig, ax = figure(figsize=(7.5, 0.2 * n + 1.5))
+    y = np.arange(n)
+    for key, dy, colour, label in (("original", 0.18, "#999999", "original"), ("tuned", -0.18, "#4477aa", "tuned")):
+        d = part[f"contrast_pp_{key}"]
+        ax.errorbar(d, y + dy, xerr=[d - part[f"contrast_pp_low_{key}"], part[f"contrast_pp_high_{key}"] - d],
+                    fmt="o", ms=3, capsize=2, color=colour, label=label)
+    ax.axvspan(-band, band, color="#228833", alpha=0.15)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, part["name"], fontsize=7)
+    for tick, name, t in zip(ax.get_yticklabels(), part["name"], part["type"]):
+        tick.set_color(TYPE_COLOURS.get(t, "#333333"))
+        tick.set_fontweight("bold" if name in changed else "normal")
+    ax.invert_yaxis()
+    ax.set_xlabel("contrast against its type (win share, pp; 95% interval)")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig
+

@@ -1,0 +1,205 @@
+"""`simcell tune`: card values toward the bands, fewest changes first, confirmed on fresh seeds.
+
+A card's contrast against its type responds mostly to its own values (changing one card's value
+by d moves its own contrast by d times its response, every other card of its type by 1/(m − 1)
+of that the other way), so the search is one root-finding per card rather than a black box over
+every value at once (docs/decisions.md):
+
+1. Responses: runs with one card of each type stepped by RESPONSE_STEP in one field, paired
+   with the unchanged set on the same games (the cards beyond the band first): each card's own
+   response per unit, and its type's mean for the cards not measured. A card that has moved
+   then uses its secant (its change of contrast over its change of value between rounds).
+2. Rounds: play the current set on the search seed, measure every card; each card shown beyond
+   the band (its own 95% interval wholly outside it at some player count: more sensitive than the
+   report's simultaneous verdict, the holdout guards against a noisy step) is stepped by the whole
+   number of units that brings its predicted contrast nearest zero, in its preferred field, never
+   beyond ±range of its original value or below the field's minimum. The games double each round
+   (cards that were only inconclusive are resolved, or left, as the intervals shrink).
+3. Holdout: the original and the tuned set compared by `simcell compare` on a fresh seed at the
+   confirmation games, and every target's verdict reported from those games alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from simcell.config.load import load_run_config
+from simcell.config.sweep import Setting, base_config, write_variant
+from simcell.config.tune import TUNE_FIELDS, TuneSpace, card_fields, write_tuned
+from simcell.reports.tune import TUNE_FILE, build_tune, card_state, effect_changes, objective
+from simcell.reports.data import RunData
+from simcell.tools import Plays, holdout_seed
+from simcell.tools.compare import run_compare
+
+RESPONSE_STEP = 2  # units a response run moves a card by (a larger signal than 1 at equal noise)
+MIN_RESPONSE_RUNS, MAX_RESPONSE_RUNS = 2, 6  # response runs per field
+AIM = 0.5  # a stepped card aims at a contrast within AIM x the band
+
+
+def _name(changes: dict[tuple[str, str], int]) -> str:
+    text = json.dumps(sorted([list(k) + [v] for k, v in changes.items()]))
+    return hashlib.sha256(text.encode()).hexdigest()[:10] if changes else "original"
+
+
+def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed: int | None = None) -> Path:
+    rc = load_run_config(config)
+    base = base_config(config)
+    band = dict(rc.report.bands)["card_open_hand_pp"]
+    at_seed = seed if seed is not None else rc.seed
+    cards = {c.name: c for c in rc.game.cards}
+    types = {c.name: c.type for c in rc.game.cards}
+    tunable = {name: [f for f in space.fields if f in card_fields(cards[name])] for name in space.cards}
+    original = {(n, f): getattr(cards[n], f) for n, fs in tunable.items() for f in fs}
+    played = 0
+
+    def play(changes: dict, n: int, at: int, where: str) -> Path:
+        nonlocal played
+        assignments = [(Setting(f'cards."{c}".{f}', ("overrides", "cards", c, f), ()), v)
+                       for (c, f), v in sorted(changes.items())]
+        name = f"{n}-{_name(changes)}"
+        root = plays.into(write_variant(config, base, name, assignments, folder), folder / where / name, n, at)
+        played += RunData(root).meta["games"] * len(RunData(root).segments)
+        return root
+
+    n = space.screen_games
+    plays.say(f"tune: the original set on {n:,} games")
+    start = play({}, n, at_seed, "search")
+    state = card_state(start)
+    slopes, responses = _responses(space, start, state, tunable, types, original, band,
+                                   lambda ch: play(ch, n, at_seed, "responses"))
+    changes: dict[tuple[str, str], int] = {}
+    rounds, unreachable = [], set()
+    last: dict[tuple[str, str], tuple[int, np.ndarray]] = {}  # each step: value before, contrast before
+    for r in range(space.rounds):
+        if r:
+            n *= 2  # the next round looks closer: inconclusive cards resolve as intervals shrink
+            state = card_state(play(changes, n, at_seed, "search"))
+        beyond = (state["contrast_pp_low"] > band) | (state["contrast_pp_high"] < -band)
+        out = sorted(set(state.loc[beyond & state["name"].isin(list(tunable)), "name"]))
+        goal = objective(state, band)
+        plays.say(f"tune round {r + 1} of {space.rounds}: {n:,} games, {len(out)} cards beyond the band, "
+                  f"objective {goal:.2f} pp beyond the band, {len(changes)} values changed")
+        for (name, f), (before, contrast_before) in list(last.items()):
+            now = changes.get((name, f), original[(name, f)])
+            rows = state[state["name"] == name]
+            if now != before and len(rows) == len(contrast_before):
+                own = float(np.mean((rows["contrast_pp"].to_numpy() - contrast_before) / (now - before)))
+                typed = slopes.get((types[name], f), 0.0)
+                # the card's own response, kept to the sign and within 2x either way of its type's
+                if typed and np.sign(own) == np.sign(typed):
+                    slopes[(name, f)] = float(np.clip(abs(own), abs(typed) / 2, abs(typed) * 2)) * np.sign(typed)
+        last = {}
+        stepped = {}
+        for name in out:
+            step = _step(name, state[state["name"] == name], tunable[name], changes, original,
+                         slopes, types[name], space, band)
+            if step is None:
+                unreachable.add(name)
+                continue
+            key, value, reaches = step
+            (unreachable.discard if reaches else unreachable.add)(name)
+            if value != changes.get(key, original[key]):
+                stepped[key] = value
+                last[key] = (changes.get(key, original[key]),
+                             state.loc[state["name"] == name, "contrast_pp"].to_numpy())
+        rounds.append({"round": r + 1, "games": n, "beyond the band": len(out),
+                       "beyond the band, pp": round(goal, 2), "values changed": len(changes),
+                       "stepped": ", ".join(f"{c}.{f} → {v}" for (c, f), v in sorted(stepped.items()))})
+        for key, value in stepped.items():
+            if value == original[key]:
+                changes.pop(key, None)
+            else:
+                changes[key] = value
+    final = dict(changes)
+    _, tuned_config = write_tuned(config, final, folder)
+    fresh = holdout_seed(at_seed)
+    plays.say(f"tune: the original and the tuned set on fresh seeds ({space.confirm_games:,} games)")
+    run_compare(config, tuned_config, folder / "compare", plays, games=space.confirm_games, seed=fresh)
+    plan = {
+        "config": str(config), "seed": at_seed, "space": {"cards": list(space.cards), "fields": list(space.fields),
+                                                           "range": space.range},
+        "changes": [[c, types[c], f, original[(c, f)], v] for (c, f), v in sorted(final.items())],
+        "rounds": rounds, "responses": responses, "slopes": {f"{t}.{f}": s for (t, f), s in slopes.items()},
+        "unreachable": sorted(unreachable),
+        "games_played": played, "holdout": {"seed": fresh, "a": "compare/a", "b": "compare/b"},
+        "tuned_config": tuned_config.name,
+    }
+    (folder / TUNE_FILE).write_text(json.dumps(plan, indent=1))
+    return build_tune(folder)
+
+
+def _responses(space, start, state, tunable, types, original, band, play):
+    """Responses per unit of each field: each card's own (the paired change of its opening-hand
+    effect when it alone of its type is stepped by RESPONSE_STEP), and per card type the mean of
+    its cards' (over every type where a type's has the other sign). The cards beyond the band are
+    measured first, one card of each type a run, in as many runs as the type with most of them
+    needs (at least MIN_RESPONSE_RUNS, at most MAX_RESPONSE_RUNS)."""
+    distance = state.assign(d=state["contrast_pp"].abs()).groupby("name")["d"].max()
+    beyond = set(state.loc[(state["contrast_pp_low"] > band) | (state["contrast_pp_high"] < -band), "name"])
+    order = sorted(distance.index, key=lambda c: (c not in beyond, -distance[c]))
+    per_type: dict[str, int] = {}
+    for c in beyond & set(tunable):
+        per_type[types[c]] = per_type.get(types[c], 0) + 1
+    n_runs = min(MAX_RESPONSE_RUNS, max([MIN_RESPONSE_RUNS] + list(per_type.values())))
+    slopes, runs = {}, []
+    for f in space.fields:
+        own: dict[str, float] = {}
+        for k in range(n_runs):
+            picked = {}
+            for t in sorted({types[c] for c in tunable if f in tunable[c]}):
+                of_type = [c for c in order if types.get(c) == t and f in tunable.get(c, ())]
+                if len(of_type) > k:
+                    picked[of_type[k]] = original[(of_type[k], f)] + RESPONSE_STEP
+            if not picked:
+                continue
+            root = play({(c, f): v for c, v in picked.items()})
+            diff = effect_changes(start, root)
+            for c in picked:
+                own[c] = float(diff.loc[diff["name"] == c, "open_hand_win_pp_diff"].mean()) / RESPONSE_STEP
+            runs.append({"field": f, "cards": sorted(picked), "run": root.parent.name + "/" + root.name})
+        pooled = float(np.mean(list(own.values()))) if own else 0.0
+        for t in {types[c] for c in own}:
+            mean = float(np.mean([v for c, v in own.items() if types[c] == t]))
+            slopes[(t, f)] = mean if np.sign(mean) == np.sign(pooled) and mean != 0 else pooled
+        for c, v in own.items():
+            typed = slopes[(types[c], f)]
+            # a card's own response, kept to its type's sign and within 3x either way of it
+            if typed and np.sign(v) == np.sign(typed):
+                slopes[(c, f)] = float(np.clip(abs(v), abs(typed) / 3, abs(typed) * 3)) * np.sign(typed)
+    return slopes, runs
+
+
+def _step(name, rows, fields, changes, original, slopes, card_type, space, band):
+    """((card, field), new value, whether it is predicted within the band) for a card beyond the
+    band. Fields in preference order: the one it already moves in, then the space's order; the
+    first field with a value predicted within the band takes the smallest move predicted within
+    AIM x the band, else its value predicted nearest zero; if no field reaches the band, the move
+    predicted nearest zero over every field. The response is the card's own (secant, `slopes[(card, field)]`) once it
+    has moved, else its type's. None if no field has a usable response."""
+    moved = [f for f in fields if (name, f) in changes]
+    contrast = rows["contrast_pp"].to_numpy()
+    options = []
+    for f in moved + [f for f in fields if f not in moved]:
+        slope = slopes.get((name, f), slopes.get((card_type, f), 0.0))
+        if slope == 0 or not np.isfinite(slope):
+            continue
+        now = changes.get((name, f), original[(name, f)])
+        values = range(max(TUNE_FIELDS[f], original[(name, f)] - space.range), original[(name, f)] + space.range + 1)
+        predicted = {v: float(np.max(np.abs(contrast + slope * (v - now)))) for v in values}
+        options.append((f, now, predicted))
+    for f, now, predicted in options:  # the preferred field that reaches the band, if any
+        aimed = [v for v, x in predicted.items() if x <= AIM * band]
+        if aimed:
+            return (name, f), min(aimed, key=lambda v: abs(v - now)), True
+        inside = [v for v, x in predicted.items() if x <= band]
+        if inside:
+            return (name, f), min(inside, key=lambda v: (predicted[v], abs(v - now))), True
+    if not options:
+        return None
+    f, v, x = min(((f, v, x) for f, now, predicted in options for v, x in predicted.items()),
+                  key=lambda t: t[2])
+    return (name, f), v, x <= band

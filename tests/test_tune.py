@@ -1,0 +1,189 @@
+"""`simcell tune` (issue: automatic re-balancing): the search space and its one-line errors, the
+tuned card file and config, the step a card out of band takes, and (slow) the recovery of three
+perturbed cards and the null case of a set already in band, each confirmed on fresh seeds."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from simcell.cli import app
+from simcell.config.errors import ConfigError
+from simcell.config.load import load_run_config
+from simcell.config.tune import TuneSpace, tune_space, write_tuned
+from simcell.tools.tune import _step
+
+BASE = """
+[run]
+players = {players}
+games = {games}
+seed = 41
+
+[[field]]
+name = "planner"
+policy = "planner"
+"""
+
+
+def test_the_space_reads_names_types_and_flags(tmp_path):
+    config = tmp_path / "c.toml"
+    config.write_text(BASE.format(players=3, games=1000)
+                      + '[tune]\ncards = ["enzyme", "Insulin"]\nfields = ["hp", "atp"]\nrange = 3\n')
+    space = tune_space(config)
+    assert "Insulin" in space.cards and "Amylase" in space.cards and "Leptin" not in space.cards
+    assert space.fields == ("atp", "hp") and space.range == 3 and space.confirm_games == 1000
+    assert tune_space(config, cards=["all"], range_=1).range == 1
+    assert len(tune_space(config, cards=["all"]).cards) == 39  # every card a player completes
+    for table, words in (('cards = ["Insulinn"]', "Insulin"), ('fields = ["gold"]', "gold"),
+                         ("range = 0", "range"), ("ranges = 2", "ranges")):
+        config.write_text(BASE.format(players=3, games=1000) + f"[tune]\n{table}\n")
+        with pytest.raises(ConfigError, match=words):
+            tune_space(config)
+
+
+def test_the_tuned_set_is_the_configs_set_with_the_changes(tmp_path):
+    config = tmp_path / "c.toml"
+    config.write_text(BASE.format(players=3, games=1000) + '[overrides.cards."Leptin"]\natp = 3\n')
+    cards, tuned = write_tuned(config, {("Insulin", "atp"): 2, ("Amylase", "hp"): 4}, tmp_path / "out")
+    before = {c.name: c for c in load_run_config(config).game.cards}
+    after = {c.name: c for c in load_run_config(tuned).game.cards}
+    assert after["Insulin"].atp == 2 and after["Amylase"].hp == 4 and after["Leptin"].atp == 3
+    assert [n for n in before if before[n] != after[n]] == ["Amylase", "Insulin"]
+    text = cards.read_text()
+    assert "Insulin.atp: 1 -> 2" in text and "overrides" not in tuned.read_text()
+
+
+def _space(**kw) -> TuneSpace:
+    return TuneSpace(cards=("X",), fields=("atp", "hp"), range=2, screen_games=1000, rounds=1,
+                     confirm_games=1000) if not kw else TuneSpace(**kw)
+
+
+def test_a_card_out_of_band_steps_toward_zero():
+    rows = pd.DataFrame({"contrast_pp": [1.6, 1.2]})  # two player counts
+    slopes = {("enzyme", "atp"): -0.7, ("enzyme", "hp"): 1.5}
+    original = {("X", "atp"): 1, ("X", "hp"): 3}
+    # the cost first: +2 ATP brings it within half the band
+    assert _step("X", rows, ["atp", "hp"], {}, original, slopes, "enzyme", _space(), 1.0) == (("X", "atp"), 3, True)
+    # too far for two ATP: the HP, the smallest step that reaches
+    far = pd.DataFrame({"contrast_pp": [3.2]})
+    assert _step("X", far, ["atp", "hp"], {}, original, slopes, "enzyme", _space(), 1.0) == (("X", "hp"), 1, True)
+    # a card already moving in HP keeps to it; never below the field's minimum (HP 1)
+    low = pd.DataFrame({"contrast_pp": [9.0]})
+    key, value, reaches = _step("X", low, ["atp", "hp"], {("X", "hp"): 2}, original, slopes, "enzyme", _space(), 1.0)
+    assert key == ("X", "hp") and value == 1 and not reaches
+    # a card too weak: cheaper, never below 0 ATP
+    weak = pd.DataFrame({"contrast_pp": [-2.5]})
+    assert _step("X", weak, ["atp"], {}, original, slopes, "enzyme", _space(), 1.0) == (("X", "atp"), 0, False)
+    assert _step("X", weak, ["atp"], {}, original, {}, "enzyme", _space(), 1.0) is None
+
+
+def test_bad_tune_input_is_one_line(tmp_path):
+    config = tmp_path / "c.toml"
+    config.write_text(BASE.format(players=3, games=1000))
+    for args, words in ((["--cards", "Insulinn"], "Insulin"), (["--fields", "gold"], "gold")):
+        result = CliRunner().invoke(app, ["tune", str(config), "--out", str(tmp_path / "x"), *args])
+        assert result.exit_code == 2, result.output
+        assert words in result.output and result.output.count("\n") == 1, result.output
+
+
+def test_tune_end_to_end_small(tmp_path):
+    """A small tune runs every stage (responses, rounds, holdout) and writes what it promises."""
+    config = tmp_path / "c.toml"
+    config.write_text(BASE.format(players=3, games=4000))
+    out = tmp_path / "t"
+    result = CliRunner().invoke(app, ["tune", str(config), "--cards", "enzyme", "--screen-games", "3000",
+                                      "--rounds", "2", "--out", str(out), "--quiet", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    plan = json.loads((out / "tune.json").read_text())
+    assert len(plan["rounds"]) == 2 and plan["rounds"][1]["games"] == 6000
+    assert len(plan["responses"]) >= 4 and len({r["field"] for r in plan["responses"]}) == 2
+    assert plan["slopes"]["enzyme.atp"] < 0 < plan["slopes"]["enzyme.hp"]
+    tuned = load_run_config(out / "tuned.toml")
+    changed = {(c, f): to for c, _t, f, _from, to in plan["changes"]}
+    for (c, f), to in changed.items():
+        assert getattr(next(x for x in tuned.game.cards if x.name == c), f) == to
+    assert (out / "compare" / "report.html").is_file() and (out / "report.html").is_file()
+    assert json.loads((out / "compare" / "a" / "resolved.json").read_text())["seed"] == plan["holdout"]["seed"] != 41
+    verdicts = pd.read_csv(out / "tables" / "tune_verdicts.csv")
+    assert len(verdicts) == 1 and verdicts.filter(like="tuned").sum(axis=1).iloc[0] == 43
+
+
+def _recovery_config(tmp_path):
+    # three cards near the middle of their types as shipped (5 players), perturbed; a designer's
+    # band of 0.5 pp, so that the 2-ATP steps (about 0.5-1 pp a unit) lie well beyond it, and a
+    # range of 3 so that the +3 HP can be undone whole
+    config = tmp_path / "rec.toml"
+    config.write_text(BASE.format(players=5, games=200_000) + """
+[overrides.cards."Amylase"]
+hp = 5
+[overrides.cards."Trypsin"]
+atp = 0
+[overrides.cards."Testosterone"]
+atp = 4
+
+[report.bands]
+card_open_hand_pp = 0.5
+
+[tune]
+cards = ["Insulin", "Trypsin", "Testosterone", "Amylase", "Leptin", "Estradiol"]
+range = 3
+screen_games = 200000
+rounds = 2
+""")
+    return config
+
+
+@pytest.mark.slow
+def test_tune_recovers_three_perturbed_cards(tmp_path):
+    """From a set with Amylase +3 HP, Trypsin −2 ATP and Testosterone +2 ATP, the tuner moves
+    each perturbed value back by at least half its perturbation and changes at most two other
+    values."""
+    out = tmp_path / "t"
+    result = CliRunner().invoke(app, ["tune", str(_recovery_config(tmp_path)), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    plan = json.loads((out / "tune.json").read_text())
+    changed = {(c, f): (was, to) for c, _t, f, was, to in plan["changes"]}
+    print("\n", plan["changes"], "\n", pd.DataFrame(plan["rounds"]).drop(columns="stepped"))
+    assert changed.get(("Amylase", "hp"), (5, 5))[1] <= 5 - 1.5
+    assert changed.get(("Trypsin", "atp"), (0, 0))[1] >= 0 + 1
+    assert changed.get(("Testosterone", "atp"), (4, 4))[1] <= 4 - 1
+    others = [k for k in changed if k not in {("Amylase", "hp"), ("Trypsin", "atp"), ("Testosterone", "atp")}]
+    assert len(others) <= 2, others
+
+
+@pytest.mark.slow
+def test_tune_changes_nothing_in_a_set_already_in_band(tmp_path):
+    """Cards in the middle of their types (5 players, band 1 pp): no change is proposed, and the
+    holdout finds none of them out of band."""
+    config = tmp_path / "null.toml"
+    config.write_text(BASE.format(players=5, games=200_000)
+                      + '[tune]\ncards = ["Insulin", "Leptin", "Estradiol", "Progesterone", "Trypsin", "Amylase"]\n'
+                        "screen_games = 100000\nrounds = 2\n")
+    out = tmp_path / "t"
+    result = CliRunner().invoke(app, ["tune", str(config), "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    plan = json.loads((out / "tune.json").read_text())
+    print("\n", pd.DataFrame(plan["rounds"]).drop(columns="stepped"))
+    assert plan["changes"] == []
+    tuned = pd.read_csv(out / "tables" / "tune_cards.csv")
+    mine = tuned[tuned["name"].isin(["Insulin", "Leptin", "Estradiol", "Progesterone", "Trypsin", "Amylase"])]
+    assert not (mine["verdict_tuned"] == "out of band").any()
+
+
+def test_tune_figure_has_no_overlapping_labels():
+    import numpy as np
+
+    from simcell.reports.tune import _figure
+    from tests.test_report_figures import figure_problems
+
+    rng = np.random.default_rng(2)
+    n = 43
+    c0, c1 = rng.normal(0, 2, n), rng.normal(0, 0.6, n)
+    part = pd.DataFrame({"name": [f"Card {i}" for i in range(n)], "type": ["enzyme"] * n,
+                         "contrast_pp_original": c0, "contrast_pp_low_original": c0 - 0.4,
+                         "contrast_pp_high_original": c0 + 0.4, "contrast_pp_tuned": c1,
+                         "contrast_pp_low_tuned": c1 - 0.4, "contrast_pp_high_tuned": c1 + 0.4})
+    assert not figure_problems(_figure(part, 1.0, {"Card 3"}))
