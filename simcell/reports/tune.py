@@ -80,6 +80,10 @@ def build_tune(folder: Path) -> Path:
         f"(seed {run_a.seed}, {run_a.meta['games']:,} games): [the comparison](compare/report.html).")
     sec.tables.append(Table("tune_changes", "Changes (card, field, from → to)", changes))
     rounds = pd.DataFrame(plan["rounds"])
+    if "seconds" in plan:
+        stages = pd.DataFrame({"stage": list(plan["seconds"]), "seconds": list(plan["seconds"].values())})
+        sec.tables.append(Table("tune_time", f"Time by stage ({plan['runs']} search runs, "
+                                f"{plan['games_played']:,} games before the holdout)", stages))
     sec.tables.append(Table("tune_rounds", "The search, round by round", rounds,
                             note="Each round plays the current set on the search seed, measures every "
                                  "card, and steps the cards out of band by the measured response per "

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -54,27 +55,33 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
     types = {c.name: c.type for c in rc.game.cards}
     tunable = {name: [f for f in space.fields if f in card_fields(cards[name])] for name in space.cards}
     original = {(n, f): getattr(cards[n], f) for n, fs in tunable.items() for f in fs}
-    played = 0
+    played = runs_played = 0
 
     def play(changes: dict, n: int, at: int, where: str) -> Path:
-        nonlocal played
+        nonlocal played, runs_played
         assignments = [(Setting(f'cards."{c}".{f}', ("overrides", "cards", c, f), ()), v)
                        for (c, f), v in sorted(changes.items())]
         name = f"{n}-{_name(changes)}"
         root = plays.into(write_variant(config, base, name, assignments, folder), folder / where / name, n, at)
-        played += RunData(root).meta["games"] * len(RunData(root).segments)
+        run = RunData(root)
+        played += sum(seg.games for seg in run.segments)
+        runs_played += 1
         return root
 
     n = space.screen_games
+    clock = time.perf_counter()
+    seconds: dict[str, float] = {}
     plays.say(f"tune: the original set on {n:,} games")
     start = play({}, n, at_seed, "search")
     state = card_state(start)
     slopes, responses = _responses(space, start, state, tunable, types, original, band,
                                    lambda ch: play(ch, n, at_seed, "responses"))
+    seconds["responses (and the original set)"] = time.perf_counter() - clock
     changes: dict[tuple[str, str], int] = {}
     rounds, unreachable = [], set()
     last: dict[tuple[str, str], tuple[int, np.ndarray]] = {}  # each step: value before, contrast before
     for r in range(space.rounds):
+        clock = time.perf_counter()
         if r:
             n *= 2  # the next round looks closer: inconclusive cards resolve as intervals shrink
             state = card_state(play(changes, n, at_seed, "search"))
@@ -114,18 +121,22 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
                 changes.pop(key, None)
             else:
                 changes[key] = value
+        seconds[f"round {r + 1}"] = time.perf_counter() - clock
     final = dict(changes)
     _, tuned_config = write_tuned(config, final, folder)
     fresh = holdout_seed(at_seed)
     plays.say(f"tune: the original and the tuned set on fresh seeds ({space.confirm_games:,} games)")
+    clock = time.perf_counter()
     run_compare(config, tuned_config, folder / "compare", plays, games=space.confirm_games, seed=fresh)
+    seconds["holdout (both sets, their reports, the comparison)"] = time.perf_counter() - clock
     plan = {
         "config": str(config), "seed": at_seed, "space": {"cards": list(space.cards), "fields": list(space.fields),
                                                            "range": space.range},
         "changes": [[c, types[c], f, original[(c, f)], v] for (c, f), v in sorted(final.items())],
         "rounds": rounds, "responses": responses, "slopes": {f"{t}.{f}": s for (t, f), s in slopes.items()},
         "unreachable": sorted(unreachable),
-        "games_played": played, "holdout": {"seed": fresh, "a": "compare/a", "b": "compare/b"},
+        "games_played": played, "runs": runs_played,
+        "seconds": {k: round(v, 1) for k, v in seconds.items()}, "holdout": {"seed": fresh, "a": "compare/a", "b": "compare/b"},
         "tuned_config": tuned_config.name,
     }
     (folder / TUNE_FILE).write_text(json.dumps(plan, indent=1))
