@@ -74,6 +74,11 @@ def test_a_card_out_of_band_steps_toward_zero():
     low = pd.DataFrame({"contrast_pp": [9.0]})
     key, value, reaches = _step("X", low, ["atp", "hp"], {("X", "hp"): 2}, original, slopes, "enzyme", _space(), 1.0)
     assert key == ("X", "hp") and value == 1 and not reaches
+    # a card that has moved steps one unit a round (HP 4 -> 3, not the 2 its response predicts)
+    moved = _step("X", far, ["hp"], {("X", "hp"): 4}, {("X", "atp"): 1, ("X", "hp"): 5}, slopes, "enzyme",
+                  _space(cards=("X",), fields=("atp", "hp"), range=3, screen_games=1000, rounds=1,
+                         confirm_games=1000), 1.0)
+    assert moved == (("X", "hp"), 3, False)
     # a card too weak: cheaper, never below 0 ATP
     weak = pd.DataFrame({"contrast_pp": [-2.5]})
     assert _step("X", weak, ["atp"], {}, original, slopes, "enzyme", _space(), 1.0) == (("X", "atp"), 0, False)
@@ -187,3 +192,27 @@ def test_tune_figure_has_no_overlapping_labels():
                          "contrast_pp_high_original": c0 + 0.4, "contrast_pp_tuned": c1,
                          "contrast_pp_low_tuned": c1 - 0.4, "contrast_pp_high_tuned": c1 + 0.4})
     assert not figure_problems(_figure(part, 1.0, {"Card 3"}))
+
+
+def test_the_shipped_tuned_set_is_the_shipped_set_with_its_listed_changes():
+    """simcell/data/cards-tuned.toml (simcell tune on the shipped set, README "simcell tune")
+    lists its changes in its header; the card values differ from the shipped set by exactly
+    those, and configs/tuned-4p.toml and tuned-5p.toml play it."""
+    import re
+    from pathlib import Path
+
+    from simcell.config.load import load_default_game, shipped_data_path
+    from simcell.config.tune import TUNE_FIELDS
+
+    root = Path(__file__).resolve().parent.parent
+    text = Path(shipped_data_path("cards")).with_name("cards-tuned.toml").read_text()
+    listed = {(n, f): (int(a), int(b)) for n, f, a, b in
+              re.findall(r"^#   (.+)\.(\w+): (\d+) -> (\d+)$", text, flags=re.M)}
+    assert listed
+    shipped = {c.name: c for c in load_default_game().cards}
+    for players in (4, 5):
+        tuned = {c.name: c for c in load_run_config(root / "configs" / f"tuned-{players}p.toml").game.cards}
+        found = {(n, f): (getattr(shipped[n], f), getattr(tuned[n], f)) for n in shipped for f in TUNE_FIELDS
+                 if getattr(shipped[n], f) != getattr(tuned[n], f)}
+        assert found == listed
+        assert load_run_config(root / "configs" / f"tuned-{players}p.toml").players == (players,)

@@ -200,6 +200,8 @@ def _step(name, rows, fields, changes, original, slopes, card_type, space, band)
             continue
         now = changes.get((name, f), original[(name, f)])
         values = range(max(TUNE_FIELDS[f], original[(name, f)] - space.range), original[(name, f)] + space.range + 1)
+        if (name, f) in changes:  # a card that has moved steps one unit a round: no oscillation
+            values = [v for v in values if abs(v - now) <= 1]
         predicted = {v: float(np.max(np.abs(contrast + slope * (v - now)))) for v in values}
         options.append((f, now, predicted))
     for f, now, predicted in options:  # the preferred field that reaches the band, if any
