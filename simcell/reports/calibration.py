@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from simcell.reports.compare import segment_sums
 from simcell.reports.data import RunData
 from simcell.vocabulary import CALIBRATION_FILE
 from simcell.reports.paired import jackknife_many
@@ -29,8 +30,6 @@ def _ratio(n, d):
 def build_calibration(folder: Path) -> Path:
     """From calibrate.json ({"baseline": run, "seats": [run of seat 0 + 1 ATP, ...]}): write
     calibration.json and the report."""
-    from simcell.reports.compare import segment_sums  # compare reads calibrations: import here
-
     plan = json.loads((folder / PLAN_FILE).read_text())
     base = RunData(folder / plan["baseline"])
     plus = [RunData(folder / r) for r in plan["seats"]]
@@ -72,18 +71,3 @@ def build_calibration(folder: Path) -> Path:
     sec.tables.append(Table("calibration", "ATP equivalent by player count", table, shown))
     write_report(Report("simcell calibrate: the ATP equivalent", [sec]), folder)
     return folder
-
-
-def load_calibration(folder: Path) -> dict[tuple[int, str], dict]:
-    """(players, field) -> the calibration row; a folder without calibration.json is an error."""
-    path = Path(folder) / CALIBRATION_FILE
-    if not path.is_file():
-        raise FileNotFoundError(f"{folder} holds no {CALIBRATION_FILE}: make one with simcell calibrate")
-    return {(r["players"], r["field"]): r for r in json.loads(path.read_text())["rows"]}
-
-
-def in_atp(value: float, per_atp: float) -> str:
-    """"≈ x ATP" for an effect, when the calibration's ATP is worth something measurable."""
-    if not np.isfinite(value) or not np.isfinite(per_atp) or per_atp == 0:
-        return ""
-    return f"≈ {value / per_atp:+.1f} ATP"

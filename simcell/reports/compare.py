@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from simcell.reports import cards as cs
-from simcell.reports.calibration import in_atp, load_calibration
+from simcell.reports.units import in_atp, load_calibration
 from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
 from simcell.reports.estimates import BlockSums
 from simcell.reports.paired import Difference, Sums, difference, holm, moved

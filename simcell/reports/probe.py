@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcell.reports.calibration import in_atp, load_calibration
+from simcell.reports.units import in_atp, load_calibration
 from simcell.reports.cards import bh_qvalues
 from simcell.reports.compare import CompareError
 from simcell.reports.data import RunData, SegmentInfo

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from simcell.reports.calibration import in_atp, load_calibration
+from simcell.reports.units import in_atp, load_calibration
 from simcell.reports.compare import _cards, pairing, segment_sums
 from simcell.reports.data import RunData
 from simcell.reports.paired import difference, jackknife_many
