@@ -14,7 +14,7 @@ from simcell.cli import app
 from simcell.config.errors import ConfigError
 from simcell.config.load import load_run_config
 from simcell.config.tune import TuneSpace, tune_space, write_tuned
-from simcell.tools.tune import _step
+from simcell.tools.tune import _prune, _step
 
 BASE = """
 [run]
@@ -85,6 +85,41 @@ def test_a_card_out_of_band_steps_toward_zero():
     assert _step("X", weak, ["atp"], {}, original, {}, "enzyme", _space(), 1.0) is None
 
 
+def _state(**contrast):
+    """A card_state frame at one player count: name -> (type, contrast, half-width)."""
+    return pd.DataFrame([{"players": 5, "name": n, "type": t, "contrast_pp": c,
+                          "contrast_pp_low": c - h, "contrast_pp_high": c + h}
+                         for n, (t, c, h) in contrast.items()])
+
+
+def test_the_prune_reverts_only_changes_the_set_does_not_need():
+    changes = {("A", "atp"): 3, ("B", "atp"): 5, ("C", "hp"): 4, ("D", "atp"): 1}
+    original = {("A", "atp"): 2, ("B", "atp"): 2, ("C", "hp"): 3, ("D", "atp"): 2}
+    types = {"A": "enzyme", "B": "enzyme", "C": "hormone", "D": "receptor", "E": "receptor"}
+    slopes = {("enzyme", "atp"): -0.5, ("hormone", "hp"): 0.8, ("receptor", "atp"): -0.6}
+    now = _state(A=("enzyme", 0.1, 0.2), B=("enzyme", 0.0, 0.2), C=("hormone", -0.1, 0.2),
+                 D=("receptor", 0.0, 0.2), E=("receptor", 0.3, 0.2))
+    # A (0.1 + 0.5 = 0.6 predicted), C (-0.9) and D (-0.6) are candidates, B (1.5) is not;
+    # measured without them: A within the band (reverted), C beyond it (kept), D within the band
+    # but its type's E pushed beyond it (kept)
+    after = _state(A=("enzyme", 0.7, 0.2), B=("enzyme", -0.2, 0.2), C=("hormone", -1.3, 0.2),
+                   D=("receptor", -0.5, 0.2), E=("receptor", 1.5, 0.2))
+    measured = []
+
+    def measure(ch):
+        measured.append(dict(ch))
+        return now if len(measured) == 1 else after
+
+    kept, reverted = _prune(changes, original, slopes, types, 1.0, measure)
+    assert measured == [changes, {("B", "atp"): 5}]
+    assert reverted == [("A", "atp", 3)]
+    assert kept == {("B", "atp"): 5, ("C", "hp"): 4, ("D", "atp"): 1}
+    # nothing to try: one measurement, nothing reverted
+    measured.clear()
+    assert _prune({("B", "atp"): 5}, original, slopes, types, 1.0, measure) == ({("B", "atp"): 5}, [])
+    assert len(measured) == 1
+
+
 def test_bad_tune_input_is_one_line(tmp_path):
     config = tmp_path / "c.toml"
     config.write_text(BASE.format(players=3, games=1000))
@@ -104,6 +139,7 @@ def test_tune_end_to_end_small(tmp_path):
     assert result.exit_code == 0, result.output
     plan = json.loads((out / "tune.json").read_text())
     assert len(plan["rounds"]) == 2 and plan["rounds"][1]["games"] == 6000
+    assert "prune" in plan["seconds"] or not (plan["changes"] or plan["pruned"])
     assert len(plan["responses"]) >= 4 and len({r["field"] for r in plan["responses"]}) == 2
     assert plan["slopes"]["enzyme.atp"] < 0 < plan["slopes"]["enzyme.hp"]
     tuned = load_run_config(out / "tuned.toml")

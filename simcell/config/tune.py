@@ -30,6 +30,7 @@ class TuneSpace:
     screen_games: int  # games per run in the first round (doubled each round)
     rounds: int  # rounds of measuring and correcting at most
     confirm_games: int  # games of the holdout comparison (the config's by default)
+    prune: bool = True  # after the rounds, revert the changes the tuned set does not need
 
 
 def card_fields(card) -> tuple[str, ...]:
@@ -56,8 +57,9 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
         screen_games=screen_games or t.take("screen_games", int, 50_000, minimum=1000),
         rounds=rounds or t.take("rounds", int, 4, minimum=1),
         confirm_games=confirm_games or t.take("confirm_games", int, rc.games, minimum=1000),
+        prune=t.take("prune", bool, True),
     )
-    t.finish(("cards", "fields", "range", "screen_games", "rounds", "confirm_games"))
+    t.finish(("cards", "fields", "range", "screen_games", "rounds", "confirm_games", "prune"))
     return space
 
 

@@ -79,6 +79,12 @@ def build_tune(folder: Path) -> Path:
         f"{len(plan['responses'])} response runs, then both sets compared on fresh seeds "
         f"(seed {run_a.seed}, {run_a.meta['games']:,} games): [the comparison](compare/report.html).")
     sec.tables.append(Table("tune_changes", "Changes (card, field, from → to)", changes))
+    pruned = plan.get("pruned", [])
+    if pruned:
+        sec.text.append(
+            f"{len(pruned)} further change{'s were' if len(pruned) != 1 else ' was'} found in the rounds "
+            "and then reverted, the set within the band without them (the prune, on the last round's "
+            "games): " + ", ".join(f"{c}.{f} {a} → {b}" for c, _t, f, a, b in pruned) + ".")
     rounds = pd.DataFrame(plan["rounds"])
     if "seconds" in plan:
         stages = pd.DataFrame({"stage": list(plan["seconds"]), "seconds": list(plan["seconds"].values())})

@@ -15,7 +15,9 @@ every value at once (docs/decisions.md):
    number of units that brings its predicted contrast nearest zero, in its preferred field, never
    beyond ±range of its original value or below the field's minimum. The games double each round
    (cards that were only inconclusive are resolved, or left, as the intervals shrink).
-3. Holdout: the original and the tuned set compared by `simcell compare` on a fresh seed at the
+3. Prune (fewest changes first): the changes whose card is predicted within the band without
+   them are reverted together and measured; those the set still does not need stay reverted.
+4. Holdout: the original and the tuned set compared by `simcell compare` on a fresh seed at the
    confirmation games, and every target's verdict reported from those games alone.
 """
 
@@ -122,7 +124,13 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
             else:
                 changes[key] = value
         seconds[f"round {r + 1}"] = time.perf_counter() - clock
-    final = dict(changes)
+    final, pruned = dict(changes), []
+    if space.prune and final:
+        clock = time.perf_counter()
+        plays.say(f"tune: which of the {len(final)} changes the tuned set needs ({n:,} games)")
+        final, pruned = _prune(final, original, slopes, types, band,
+                               lambda ch: card_state(play(ch, n, at_seed, "prune")))
+        seconds["prune"] = time.perf_counter() - clock
     _, tuned_config = write_tuned(config, final, folder)
     fresh = holdout_seed(at_seed)
     plays.say(f"tune: the original and the tuned set on fresh seeds ({space.confirm_games:,} games)")
@@ -133,7 +141,9 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
         "config": str(config), "seed": at_seed, "space": {"cards": list(space.cards), "fields": list(space.fields),
                                                            "range": space.range},
         "changes": [[c, types[c], f, original[(c, f)], v] for (c, f), v in sorted(final.items())],
-        "rounds": rounds, "responses": responses, "slopes": {f"{t}.{f}": s for (t, f), s in slopes.items()},
+        "rounds": rounds, "responses": responses,
+        "pruned": [[c, types[c], f, original[(c, f)], v] for c, f, v in pruned],
+        "slopes": {f"{t}.{f}": s for (t, f), s in slopes.items()},
         "unreachable": sorted(unreachable),
         "games_played": played, "runs": runs_played,
         "seconds": {k: round(v, 1) for k, v in seconds.items()}, "holdout": {"seed": fresh, "a": "compare/a", "b": "compare/b"},
@@ -141,6 +151,38 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
     }
     (folder / TUNE_FILE).write_text(json.dumps(plan, indent=1))
     return build_tune(folder)
+
+
+def _prune(changes, original, slopes, types, band, measure):
+    """(changes, reverted): the changes without those the set does not need. The tuned set is
+    measured; a change whose card is predicted within the band without it (its contrast less its
+    response times the step) is a candidate; the set without every candidate is measured, and a
+    candidate stays reverted when its card is then within the band at every player count (point
+    estimate) and no card of its type has gone beyond the band. The holdout confirms the rest."""
+    now = measure(changes)
+    candidates = []
+    for (name, f), v in sorted(changes.items()):
+        slope = slopes.get((name, f), slopes.get((types[name], f), 0.0))
+        rows = now[now["name"] == name]
+        if slope and len(rows) and np.max(np.abs(rows["contrast_pp"] - slope * (v - original[(name, f)]))) <= band:
+            candidates.append((name, f))
+    if not candidates:
+        return changes, []
+    trial = {k: v for k, v in changes.items() if k not in candidates}
+    after = measure(trial)
+
+    def beyond(state):
+        return set(state.loc[(state["contrast_pp_low"] > band) | (state["contrast_pp_high"] < -band), "name"])
+
+    newly = beyond(after) - beyond(now)
+    worst = after.assign(d=after["contrast_pp"].abs()).groupby("name")["d"].max()
+    kept, reverted = dict(trial), []
+    for name, f in candidates:
+        if worst.get(name, np.inf) <= band and not any(types[c] == types[name] for c in newly):
+            reverted.append((name, f, changes[(name, f)]))
+        else:
+            kept[(name, f)] = changes[(name, f)]
+    return kept, reverted
 
 
 def _responses(space, start, state, tunable, types, original, band, play):
