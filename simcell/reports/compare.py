@@ -68,37 +68,62 @@ def pairing(a: RunData, b: RunData, unpaired: bool = False) -> Pairing:
 PLAYER_COLUMNS = ["win_share", "final_hp"] + HP_SOURCE_COLUMNS
 
 
-def segment_sums(run: RunData, seg: SegmentInfo) -> tuple[Sums, np.ndarray]:
-    """Per-block sums of every compared figure's parts, and each player's final HP by game (for
-    the correlation of paired results)."""
-    p, k = seg.players, seg.blocks
-    seat = BlockSums(k, ["win_share", "above"], "seat", p)
-    table = BlockSums(k, ["winning_hp", "margin", "tie"] + HP_SOURCE_COLUMNS)
-    hp_parts = []
-    for df in run.record_parts("players", seg, PLAYER_COLUMNS):
+class PlayerSums:
+    """Per-block sums of the compared player figures' parts (seat win share and HP above the
+    table, winning HP, margin, ties, HP by source), added part by part, and each player's final
+    HP by game (for the correlation of paired results)."""
+
+    def __init__(self, players: int, blocks: int):
+        self.p, self.k = players, blocks
+        self.seat = BlockSums(blocks, ["win_share", "above"], "seat", players)
+        self.table = BlockSums(blocks, ["winning_hp", "margin", "tie"] + HP_SOURCE_COLUMNS)
+        self.hp: list[np.ndarray] = []
+
+    def add(self, df: pd.DataFrame, blocks: np.ndarray) -> None:
+        """A part's rows (PLAYER_COLUMNS and seat; game-major, seat-minor), each row's block."""
+        p = self.p
         hp = df["final_hp"].to_numpy(np.float64).reshape(-1, p)
-        hp_parts.append(hp.astype(np.int16))
-        blocks = run.block_of_games(seg, df["game"].to_numpy())
-        seat.add(blocks, df.assign(above=(hp - hp.mean(axis=1, keepdims=True)).reshape(-1)))
+        self.hp.append(hp.astype(np.int16))
+        self.seat.add(blocks, df.assign(above=(hp - hp.mean(axis=1, keepdims=True)).reshape(-1)))
         top = np.sort(hp, axis=1)
         shares = df["win_share"].to_numpy().reshape(-1, p)
         per_game = pd.DataFrame({"winning_hp": top[:, -1], "margin": top[:, -1] - top[:, -2],
                                  "tie": (shares.max(axis=1) < 1).astype(float)})
         for c in HP_SOURCE_COLUMNS:  # mean per player: the table's total over p
             per_game[c] = df[c].to_numpy(np.float64).reshape(-1, p).sum(axis=1) / p
-        table.add(blocks[::p], per_game)
-    s = seat.sums.reshape(3, k, p)
-    t = table.sums
-    sums: Sums = {"seat_win": s[0], "seat_above": s[1], "seat_rows": s[2], "games": t[-1],
-                  "winning_hp": t[0], "margin": t[1], "tie": t[2]}
-    for j, c in enumerate(HP_SOURCE_COLUMNS):
-        sums[c] = t[3 + j]
+        self.table.add(blocks[::p], per_game)
+
+    def sums(self) -> Sums:
+        s = self.seat.sums.reshape(3, self.k, self.p)
+        t = self.table.sums
+        out: Sums = {"seat_win": s[0], "seat_above": s[1], "seat_rows": s[2], "games": t[-1],
+                     "winning_hp": t[0], "margin": t[1], "tie": t[2]}
+        for j, c in enumerate(HP_SOURCE_COLUMNS):
+            out[c] = t[3 + j]
+        return out
+
+    def final_hp(self) -> np.ndarray:
+        return np.concatenate(self.hp) if self.hp else np.zeros((0, self.p), np.int16)
+
+
+def add_card_sums(sums: Sums, opening: np.ndarray, dealt: np.ndarray, acquired: np.ndarray,
+                  completed: np.ndarray, exposed: np.ndarray, bought: np.ndarray) -> Sums:
+    """The card figures' per-block parts (blocks x 64 card ids) added to `sums`."""
+    sums.update(open_win=opening[..., 0], open_hp=opening[..., 1], dealt=dealt, acquired=acquired,
+                completed=completed, exposed=exposed, bought=bought)
+    return sums
+
+
+def segment_sums(run: RunData, seg: SegmentInfo) -> tuple[Sums, np.ndarray]:
+    """Per-block sums of every compared figure's parts, and each player's final HP by game (for
+    the correlation of paired results)."""
+    players = PlayerSums(seg.players, seg.blocks)
+    for df in run.record_parts("players", seg, PLAYER_COLUMNS):
+        players.add(df, run.block_of_games(seg, df["game"].to_numpy()))
     card = _card_sums(run, seg)
-    sums.update(open_win=card.opening[..., 0], open_hp=card.opening[..., 1], dealt=card.dealt,
-                acquired=card.acquired, completed=card.completed)
-    ex, bo = _market(run, seg)
-    sums.update(exposed=ex, bought=bo)
-    return sums, np.concatenate(hp_parts) if hp_parts else np.zeros((0, p), np.int16)
+    sums = add_card_sums(players.sums(), card.opening, card.dealt, card.acquired, card.completed,
+                         *_market(run, seg))
+    return sums, players.final_hp()
 
 
 def _market(run: RunData, seg: SegmentInfo) -> tuple[np.ndarray, np.ndarray]:
@@ -147,7 +172,7 @@ def _interval_text(d: Difference, idx, scale: float = 1.0, digits: int = 2) -> s
     return f"{f.format(d.diff[idx] * scale)} ({f.format(lo[idx] * scale)} to {f.format(hi[idx] * scale)})"
 
 
-def _headline(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, bands: dict) -> pd.DataFrame:
+def headline_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, bands: dict) -> pd.DataFrame:
     p = seg.players
     rows = []
 
@@ -173,7 +198,7 @@ def _headline(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, bands: dict) -
     return pd.DataFrame(rows)
 
 
-def _sources(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool) -> pd.DataFrame:
+def source_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool) -> pd.DataFrame:
     d = difference(lambda t: np.array([t[c] for c in HP_SOURCE_COLUMNS]) / t["games"], sa, sb, paired)
     lo, hi = d.bounds()
     return pd.DataFrame({"players": seg.players, "field": seg.field_name,
@@ -181,7 +206,7 @@ def _sources(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool) -> pd.DataFrame
                          "difference": d.diff, "low": lo, "high": hi, "se": d.se})
 
 
-def _cards(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, cards: pd.DataFrame,
+def card_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, cards: pd.DataFrame,
            band: float) -> pd.DataFrame:
     ids, types = cards["id"].to_numpy(), cards["type"].to_numpy()
 
@@ -293,10 +318,10 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
     for seg_a, seg_b in zip(a.segments, b.segments):
         sa, hp_a = segment_sums(a, seg_a)
         sb, hp_b = segment_sums(b, seg_b)
-        head = _headline(seg_a, sa, sb, pair.paired, bands | {"seat_win_share_pp": a.seat_band(seg_a.players)})
+        head = headline_changes(seg_a, sa, sb, pair.paired, bands | {"seat_win_share_pp": a.seat_band(seg_a.players)})
         heads.append(head)
-        sources.append(_sources(seg_a, sa, sb, pair.paired))
-        card_rows.append(_cards(seg_a, sa, sb, pair.paired, cards, bands["card_open_hand_pp"]))
+        sources.append(source_changes(seg_a, sa, sb, pair.paired))
+        card_rows.append(card_changes(seg_a, sa, sb, pair.paired, cards, bands["card_open_hand_pp"]))
         rho = correlation(hp_a, hp_b) if pair.paired and hp_a.shape == hp_b.shape else float("nan")
         corr_rows.append({"players": seg_a.players, "field": seg_a.field_name, "games": seg_a.games,
                           "rho": rho, "variance_reduction": 1 / (1 - rho) if rho == rho and rho < 1 else np.nan})

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcell.reports.compare import _headline, segment_sums
+from simcell.reports.compare import headline_changes, segment_sums
 from simcell.reports.data import RunData
 from simcell.reports.intervals import IN_BAND
 from simcell.reports.render import Figure, Report, Section, Table, write_report
@@ -64,7 +64,7 @@ def build_seats(folder: Path) -> Path:
             s = run.segments[si]
             band = runs[0].seat_band(seg.players)
             f = seat_figures(run, s, band)
-            head = _headline(seg, base, segment_sums(run, s)[0], True, bands | {"seat_win_share_pp": band})
+            head = headline_changes(seg, base, segment_sums(run, s)[0], True, bands | {"seat_win_share_pp": band})
             win = head[head["figure"].str.endswith("win share")].reset_index(drop=True)
             for seat in range(seg.players):
                 rows.append({"players": seg.players, "field": seg.field_name, "variant": c["name"],

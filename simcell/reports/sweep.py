@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import stats
 
 from simcell.reports.units import in_atp, load_calibration
-from simcell.reports.compare import _cards, pairing, segment_sums
+from simcell.reports.compare import card_changes, pairing, segment_sums
 from simcell.reports.data import RunData
 from simcell.reports.paired import difference, jackknife_many
 from simcell.reports.render import Figure, Report, Section, Table, write_report
@@ -195,7 +195,7 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
                                   f"{key} = " + ", ".join(f"{v:g}" for v in x_hold) + ")",
                         "crossing": hv[0], "crossing_se": hse[0], "df": hdf, "holdout": True})
         if len(variants) > 1:
-            c = _cards(seg, sums[0], sums[-1], True, cards, band)
+            c = card_changes(seg, sums[0], sums[-1], True, cards, band)
             c = c[c["moved"] & (c["card"] != card)]
             moved_rows += [{"players": seg.players, "field": seg.field_name, "card": r.name,
                             "effect change, pp (last − first)": f"{r.open_hand_win_pp_diff:+.2f} "

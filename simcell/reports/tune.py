@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simcell.reports.compare import _cards, segment_sums
+from simcell.reports.compare import card_changes, segment_sums
 from simcell.reports.data import RunData
 from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, OUT_OF_BAND
 from simcell.reports.render import Figure, Report, Section, Table, write_report
@@ -47,7 +47,7 @@ def effect_changes(root_a: Path, root_b: Path) -> pd.DataFrame:
     cards = card_table(a)
     parts = []
     for sa, sb in zip(a.segments, b.segments):
-        c = _cards(sa, segment_sums(a, sa)[0], segment_sums(b, sb)[0], True, cards, card_band(a))
+        c = card_changes(sa, segment_sums(a, sa)[0], segment_sums(b, sb)[0], True, cards, card_band(a))
         parts.append(c[["players", "name", "type", "open_hand_win_pp_diff"]])
     return pd.concat(parts, ignore_index=True)
 

@@ -71,21 +71,32 @@ def _sum_cards(run: RunData, seg: SegmentInfo) -> _CardSums:
     head, head_rows = [], 0
     for df in run.record_parts("players", seg, COLUMNS):
         starts = cs.block_starts(np.repeat(run.block_of_games(seg, df["game"].to_numpy()[::p]), p), k)
-        dealt = df["dealt_mask"].to_numpy()
-        values = np.stack([df["win_share"].to_numpy(np.float64), df["final_hp"].to_numpy(np.float64)], axis=1)
-        sums, games = cs.opening_hand_sums(dealt, values, p, starts)
-        opening += sums
-        dealt_n += games
-        acquired = df["kept_mask"].to_numpy() | df["bought_mask"].to_numpy()
-        kept_n += cs.bits_by_block(df["kept_mask"].to_numpy() & dealt, starts)[0]
-        acquired_n += cs.bits_by_block(acquired, starts)[0]
-        completed_n += cs.bits_by_block(df["completed_mask"].to_numpy() & acquired, starts)[0]
+        part = card_part_sums(df, p, starts)
+        opening += part[0]
+        dealt_n += part[1]
+        kept_n += part[2]
+        acquired_n += part[3]
+        completed_n += part[4]
         if head_rows < cs.ASSOCIATION_GAMES * p:
             head.append(df)
             head_rows += len(df)
     head_df = pd.concat(head, ignore_index=True) if head else pd.DataFrame(columns=["game", "seat"] + COLUMNS)
     return _CardSums(opening, dealt_n, kept_n, acquired_n, completed_n,
                      head_df.iloc[: cs.ASSOCIATION_GAMES * p])
+
+
+def card_part_sums(df: pd.DataFrame, p: int, starts: np.ndarray) -> tuple[np.ndarray, ...]:
+    """One part of player records (rows game-major, seat-minor; block b is rows starts[b] ..
+    starts[b + 1] - 1), per block and card id: the opening-hand sums (blocks x 64 x (win share,
+    final HP)), the games that dealt the card, those whose player kept it, the players who
+    acquired it and those who also completed it."""
+    dealt = df["dealt_mask"].to_numpy()
+    values = np.stack([df["win_share"].to_numpy(np.float64), df["final_hp"].to_numpy(np.float64)], axis=1)
+    opening, games = cs.opening_hand_sums(dealt, values, p, starts)
+    acquired = df["kept_mask"].to_numpy() | df["bought_mask"].to_numpy()
+    return (opening, games, cs.bits_by_block(df["kept_mask"].to_numpy() & dealt, starts)[0],
+            cs.bits_by_block(acquired, starts)[0],
+            cs.bits_by_block(df["completed_mask"].to_numpy() & acquired, starts)[0])
 
 
 def _pick_rate_intervals(run: RunData, seg: SegmentInfo, card_ids) -> list:
