@@ -31,16 +31,20 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the designer tools: their loops over variant runs, played through what the cli gives them
     "tools": ("simcell.vocabulary", "simcell.config", "simcell.policies.registry",
               "simcell.reports", "simcell.tools"),
+    # the studio: a session over the runner's games, the reports' paired tables, its web page
+    "studio": ("simcell.vocabulary", "simcell.files", "simcell.config", "simcell.policies.registry",
+               "simcell.runner", "simcell.reports", "simcell.tools", "simcell.studio"),
     "cli": ("simcell", "simcell.vocabulary", "simcell.files", "simcell.config", "simcell.kernel",
             "simcell.policies", "simcell.play", "simcell.referee", "simcell.runner",
-            "simcell.reports", "simcell.tools"),
+            "simcell.reports", "simcell.tools", "simcell.studio"),
     "__main__": ("simcell.cli",),
     "__init__": (),
     "data": (),  # the shipped TOML files' package
 }
 NUMBA_LAYER = ("kernel", "policies", "play")
 # third-party modules only some rooms may import
-ONLY_IN = {"numba": NUMBA_LAYER, "llvmlite": NUMBA_LAYER, "tomllib": ("config",)}
+ONLY_IN = {"numba": NUMBA_LAYER, "llvmlite": NUMBA_LAYER, "tomllib": ("config",),
+           "starlette": ("studio",), "uvicorn": ("studio",)}
 
 
 def room_of(path: Path) -> str:

@@ -12,24 +12,17 @@ from __future__ import annotations
 
 import base64
 import io
-import os
 import re
 import tomllib
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
+from tests.support.browser import chromium_driver, needs_browser
 
-pytestmark = pytest.mark.skipif(
-    not (os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)),
-    reason=f"needs {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)",
-)
+pytestmark = needs_browser
 
 from pypdf import PdfReader  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.print_page_options import PrintOptions  # noqa: E402
 
 from simcell.reports.build import build_report  # noqa: E402
@@ -47,14 +40,6 @@ SCREEN_WIDTH = 1280  # px
 A4_CM = (21.0, 29.7)
 MARGIN_CM = 1.0  # the WebDriver print default, each side
 PRINT_WIDTH = int((A4_CM[0] - 2 * MARGIN_CM) / 2.54 * 96)  # A4's printable width in CSS px: 718
-
-# Chromium on a closed network: no background connections (they are refused and retried), no
-# sandbox (we run as root in a container), a fresh profile per session (added by the fixture)
-CHROMIUM_FLAGS = (
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-)
-
 
 # -- the runs and their reports ----------------------------------------------------------------
 def small_config(name: str, games: int, folder: Path) -> Path:
@@ -98,12 +83,7 @@ def report(request, tmp_path_factory) -> tuple[str, Path]:
 
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory):
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    d = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    d = chromium_driver(tmp_path_factory.mktemp("chromium-profile"))
     yield d
     d.quit()
 

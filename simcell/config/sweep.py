@@ -169,8 +169,9 @@ def write_variant(config: Path, base: dict, name: str, assignments: list[tuple[S
     try:
         load_run_config(path)
     except ConfigError as exc:
+        # chained: a caller that names the value itself (simcell studio) reads the cause's message
         raise ConfigError(config, " and ".join(s.key for s, _ in assignments) or None,
-                          f"the variant {name} is not a valid config: {exc}") from None
+                          f"the variant {name} is not a valid config: {exc}") from exc
     return path
 
 

@@ -7,14 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import tomli_w
-
 from simcell.config.errors import ConfigError, allowed, nearest
 from simcell.config.load import load_run_config
 from simcell.config.model import GameDefinition
-from simcell.config.sweep import base_config
+from simcell.config.cardset import write_card_set
 from simcell.config.tables import Table, read_toml
-from simcell.vocabulary import ADDITIONAL_RESOURCE, CARD_FIELDS, CARD_TYPES, RESOURCES
+from simcell.vocabulary import ADDITIONAL_RESOURCE, CARD_FIELDS, CARD_TYPES
 
 # card fields a tune may change, in the order it prefers them (a designer moves the ATP cost
 # first), with the smallest value each may take
@@ -85,40 +83,5 @@ def _cards(game: GameDefinition, names: list[str], t: Table) -> tuple[str, ...]:
 
 def write_tuned(config: Path, changes: dict[tuple[str, str], int], folder: Path) -> tuple[Path, Path]:
     """folder/tuned-cards.toml, the config's resolved card set with `changes` ((card, field) ->
-    value) applied, and folder/tuned.toml, the config playing it (its card overrides folded into
-    the file). Both are loaded once: a bad value fails here."""
-    rc = load_run_config(config)
-    rows = []
-    for c in sorted(rc.game.cards, key=lambda c: c.id):
-        row: dict = {"id": c.id, "name": c.name, "type": c.type}
-        for key in CARD_FIELDS[c.type]:
-            value = getattr(c, key)
-            row[key] = {r: n for r, n in zip(RESOURCES, value) if n} if key == "gain" else value
-        for (name, field), value in changes.items():
-            if name == c.name:
-                row[field] = value
-        rows.append(row)
-    folder.mkdir(parents=True, exist_ok=True)
-    cards_path = folder / "tuned-cards.toml"
-    was = {(c.name, f): getattr(c, f) for c in rc.game.cards for f in TUNE_FIELDS}
-    listed = "\n".join(f"#   {n}.{f}: {was[(n, f)]} -> {v}" for (n, f), v in sorted(changes.items())) or "#   (none)"
-    cards_path.write_text(f"# Cards tuned by simcell tune from {config}: the config's card set with\n"
-                          f"# these values changed:\n{listed}\n\n" + tomli_w.dumps({"card": rows}),
-                          encoding="utf-8")
-    body = base_config(config)
-    body.pop("tune", None)
-    overrides = dict(body.get("overrides", {}))
-    overrides.pop("cards", None)
-    if overrides:
-        body["overrides"] = overrides
-    else:
-        body.pop("overrides", None)
-    body["data"] = dict(body.get("data", {}), cards=cards_path.name)  # beside the config
-    config_path = folder / "tuned.toml"
-    config_path.write_text(f"# {config} with the tuned card set of simcell tune\n" + tomli_w.dumps(body),
-                           encoding="utf-8")
-    try:
-        load_run_config(config_path)
-    except ConfigError as exc:
-        raise ConfigError(config, "tune", f"the tuned card set is not valid: {exc}") from None
-    return cards_path, config_path
+    value) applied, and folder/tuned.toml, the config playing it (config/cardset.py)."""
+    return write_card_set(config, changes, folder, stem="tuned", by="simcell tune")

@@ -80,7 +80,8 @@ def scratch_states(gt: GameTables):
     return game_state(gt), game_state(gt)
 
 
-def _user_fn(seating: Seating, base: Path):
+def user_fn(seating: Seating, base: Path = Path(".")):
+    """The compiled user policy of a field (its path relative to `base`), or the no-op."""
     if seating.user_policy is None:
         return no_user_policy()
     return compile_user_policy(seating.user_policy, base)
@@ -161,7 +162,7 @@ def play_chunk(
     seating = seating or homogeneous("random", players)
     total = first_game + n_games if total_games is None else total_games
     buf, decisions = play_chunk_columns(game, players, seed, first_game, n_games, seating, total,
-                                        blocks, duplicate, _user_fn(seating, base))
+                                        blocks, duplicate, user_fn(seating, base))
     p, g = to_structured(tables_for(game, players), buf.pr, buf.gr, n_games)
     aggregates = {name: getattr(buf.st.tallies, name).copy() for name in AGGREGATES}
     return Chunk(p, g, decisions, aggregates)
@@ -191,7 +192,7 @@ def play_traced(
     deal = game_index // seating.rotations if duplicate else game_index
     seat_game(st, seating.player_policy, seating.player_label, seating.player_params,
               seating.seat_orders, rotation)
-    PLAY_GAME[game_loop(seating.player_policy)](st, gt, seed, deal, _user_fn(seating, base), True,
+    PLAY_GAME[game_loop(seating.player_policy)](st, gt, seed, deal, user_fn(seating, base), True,
                                                 0, False, -1, *scratch_states(gt))
     if st.g[G_POLICY_ERROR]:
         raise _policy_failed(seating, game_index)

@@ -1,0 +1,59 @@
+"""What the studio page shows: the compare report's paired tables (reports/compare.py) over the
+blocks that both the baseline and the edit have finished, block b against block b (the same
+games), as plain data for the page. The intervals are the delete-a-block jackknife over those
+blocks, so they narrow as blocks arrive; the cards that moved are the report's (BH over every
+card, the interval wholly outside the band)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+
+from simcell.reports.compare import card_changes, correlation, headline_changes, source_changes
+from simcell.reports.paired import Sums
+
+MIN_BLOCKS = 2  # a jackknife needs two blocks
+CARD_FIGURES = ("open_hand_win_pp", "contrast_pp", "pick_rate_pct", "completion_pct")
+
+
+def stack(blocks: dict[int, Sums], order: list[int]) -> Sums:
+    """The per-block sums of these blocks, in this order, as one Sums (blocks x ...)."""
+    return {k: np.concatenate([blocks[b][k] for b in order]) for k in blocks[order[0]]}
+
+
+def _rows(df: pd.DataFrame, columns: list[str]) -> list[dict]:
+    out = df[columns].replace({np.nan: None})
+    return [{k: (v.item() if isinstance(v, np.generic) else v) for k, v in r.items()}
+            for r in out.to_dict("records")]
+
+
+def paired_figures(base: dict[int, tuple[Sums, np.ndarray]], edit: dict[int, tuple[Sums, np.ndarray]],
+                   *, players: int, field: str, cards: pd.DataFrame, bands: dict,
+                   edited_cards: list[str]) -> dict | None:
+    """The paired figures over the blocks both have finished (block -> (sums, final HP by
+    game)); None before MIN_BLOCKS."""
+    order = sorted(set(base) & set(edit))
+    if len(order) < MIN_BLOCKS:
+        return None
+    sa, sb = stack({b: base[b][0] for b in order}, order), stack({b: edit[b][0] for b in order}, order)
+    hp_a = np.concatenate([base[b][1] for b in order])
+    hp_b = np.concatenate([edit[b][1] for b in order])
+    seg = SimpleNamespace(players=players, field_name=field)
+    head = headline_changes(seg, sa, sb, True, bands)
+    sources = source_changes(seg, sa, sb, True)
+    card = card_changes(seg, sa, sb, True, cards, bands["card_open_hand_pp"])
+    mine = card[card["name"].isin(edited_cards)]
+    moved = card[card["moved"] & ~card["name"].isin(edited_cards)]
+    card_cols = ["name", "type"] + [f"{f}_{s}" for f in CARD_FIGURES
+                                    for s in ("A", "B", "diff", "low", "high")] + ["moved"]
+    return {
+        "blocks": len(order),
+        "games": int(sa["games"].sum()),
+        "rho": correlation(hp_a, hp_b),
+        "headline": _rows(head, ["figure", "unit", "A", "B", "difference", "low", "high", "band", "moved"]),
+        "sources": _rows(sources, ["source", "A", "B", "difference", "low", "high"]),
+        "edited": _rows(mine, card_cols),
+        "moved": _rows(moved, card_cols),
+    }

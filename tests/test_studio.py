@@ -1,0 +1,171 @@
+"""`simcell studio` without a browser (issue 41): a block's sums are the compare report's sums of
+the same games, the API answers a bad value with the config layer's one line and plays nothing,
+an edit's paired figures arrive block by block and match `simcell run` of its export on the same
+seed, a newer edit replaces the running one, the server keeps to its folder and survives bad
+requests, and the command's bad input is one line."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from simcell.cli import app
+from simcell.config.load import load_run_config
+from simcell.reports.compare import segment_sums
+from simcell.reports.data import RunData
+from simcell.studio.blocks import BlockSpec, play_block
+from simcell.studio.server import build_app
+from simcell.studio.session import Session
+
+CONFIG = """
+[run]
+players = 3
+games = 3000
+seed = 7
+
+[[field]]
+name = "planner"
+policy = "planner"
+"""
+INSULIN = 'cards."Insulin".atp'
+
+
+def _run(config: Path, out: Path) -> RunData:
+    result = CliRunner().invoke(app, ["run", str(config), "--out", str(out), "--quiet", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    return RunData(out)
+
+
+def test_a_blocks_sums_are_the_compare_reports_sums_of_its_games(tmp_path):
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG)
+    run = _run(config, tmp_path / "run")
+    sums, hp = segment_sums(run, run.segments[0])
+    rc = load_run_config(config)
+    parts = [play_block(BlockSpec(rc.game, 3, 7, rc.fields[0], first, 1000)) for first in (0, 1000, 2000)]
+    for key, value in sums.items():
+        np.testing.assert_allclose(sum(p[0][key].sum(axis=0) for p in parts), value.sum(axis=0), rtol=1e-12, err_msg=key)
+    np.testing.assert_array_equal(np.concatenate([p[1] for p in parts]), hp)
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("studio")
+    config = folder / "c.toml"
+    config.write_text(CONFIG)
+    session = Session(config, folder / "out", games=3000, block=250, workers=1)
+    session.start()
+    assert session.wait_baseline(), session.error
+    with TestClient(build_app(session)) as client:
+        yield session, client, folder
+    session.close()
+
+
+def _until_done(client, generation: int, timeout: float = 120) -> list[dict]:
+    """Every distinct results answer of this generation until its last block."""
+    seen, end = [], time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        r = client.get("/api/results").json()
+        if r["generation"] == generation and r["figures"] and (not seen or seen[-1]["figures"]["games"] != r["figures"]["games"]):
+            seen.append(r)
+        if r["generation"] == generation and r["done"]:
+            return seen
+        time.sleep(0.01)
+    raise AssertionError(f"edit {generation} did not finish: {r}")
+
+
+def test_setup_lists_the_cards_and_rules(studio):
+    _, client, _ = studio
+    setup = client.get("/api/setup").json()
+    insulin = next(c for c in setup["cards"] if c["name"] == "Insulin")
+    assert insulin["values"]["atp"] == 1 and setup["players"] == 3 and setup["games"] == 3000
+    assert setup["rules"]["turn_order"] == "marker"
+    assert "<title>simcell studio</title>" in client.get("/").text
+
+
+@pytest.mark.parametrize("text, words", [("-1", "must be at least 0, got -1"),
+                                         ("abc", "must be an integer"),
+                                         ("", "cannot read the value")])
+def test_a_bad_value_is_the_config_layers_one_line_and_plays_nothing(studio, text, words):
+    session, client, _ = studio
+    before = client.get("/api/results").json()
+    r = client.post("/api/edit", json={"values": {INSULIN: text}, "changed": INSULIN})
+    assert r.status_code == 400
+    assert r.json()["key"] == INSULIN and words in r.json()["message"] and "\n" not in r.json()["message"]
+    after = client.get("/api/results").json()
+    assert after["generation"] == before["generation"] and after["edit"] == before["edit"]
+
+
+def test_an_unknown_card_or_rule_is_named(studio):
+    _, client, _ = studio
+    r = client.post("/api/edit", json={"values": {'cards."Insulinn".atp': "2"}, "changed": 'cards."Insulinn".atp'})
+    assert r.status_code == 400 and "did you mean 'Insulin'" in r.json()["message"]
+    r = client.post("/api/edit", json={"values": {"rules.turn_order": "sideways"}, "changed": "rules.turn_order"})
+    assert r.status_code == 400 and "allowed: 'marker', 'rotate'" in r.json()["message"]
+
+
+def test_an_edit_streams_paired_figures_that_match_simcell_run_of_its_export(studio, tmp_path):
+    session, client, folder = studio
+    g = client.post("/api/edit", json={"values": {INSULIN: "4"}, "changed": INSULIN}).json()["generation"]
+    seen = _until_done(client, g)
+    final = seen[-1]["figures"]
+    assert final["games"] == 3000 and final["blocks"] == 12
+    assert len(seen) >= 2 and seen[0]["figures"]["games"] < 3000  # results arrive before the last block
+    insulin = next(c for c in final["edited"] if c["name"] == "Insulin")
+    assert insulin["pick_rate_pct_diff"] < 0  # three ATP dearer: bought less often
+    assert insulin["pick_rate_pct_low"] <= insulin["pick_rate_pct_diff"] <= insulin["pick_rate_pct_high"]
+    export = client.post("/api/export", json={"values": {INSULIN: "4"}}).json()
+    written = Path(export["config"])
+    assert written.is_relative_to((folder / "out").resolve())
+    run = _run(written, tmp_path / "exported")
+    shares = pd.concat(run.record_parts("players", run.segments[0], ["win_share"])).groupby("seat")["win_share"].mean()
+    seats = [h for h in final["headline"] if h["figure"].endswith("win share")]
+    np.testing.assert_allclose([h["B"] for h in seats], shares.to_numpy() * 100, rtol=0, atol=1e-9)
+    # the baseline side is the config as it is, on the same games
+    base = Path(client.post("/api/export", json={"values": {}}).json()["config"])
+    run_a = _run(base, tmp_path / "baseline")
+    a = pd.concat(run_a.record_parts("players", run_a.segments[0], ["win_share"])).groupby("seat")["win_share"].mean()
+    np.testing.assert_allclose([h["A"] for h in seats], a.to_numpy() * 100, rtol=0, atol=1e-9)
+
+
+def test_a_newer_edit_replaces_the_running_one(studio):
+    session, client, _ = studio
+    first = client.post("/api/edit", json={"values": {INSULIN: "3"}, "changed": INSULIN}).json()["generation"]
+    second = client.post("/api/edit", json={"values": {INSULIN: "2", "rules.turn_order": "rotate"},
+                                            "changed": "rules.turn_order"}).json()["generation"]
+    assert second == first + 1
+    seen = _until_done(client, second)
+    assert seen[-1]["edit"] == {INSULIN: "2", "rules.turn_order": "rotate"}
+    assert session.current.generation == second and not session.current.flying
+
+
+def test_the_server_keeps_to_its_folder_and_survives_bad_requests(studio):
+    session, client, folder = studio
+    assert client.post("/api/edit", content=b"not json").status_code == 400
+    assert client.post("/api/edit", json={"values": ["a"]}).status_code == 400
+    assert client.get("/files/../c.toml").status_code == 404
+    assert client.get("/files/%2e%2e/c.toml").status_code == 404
+    assert client.get("/api/compare/99").status_code == 400
+    assert client.get("/api/setup").status_code == 200  # still serving
+    written = {p.resolve() for p in folder.rglob("*") if p.is_file()}
+    assert all(p.is_relative_to((folder / "out").resolve()) or p == (folder / "c.toml").resolve() for p in written)
+
+
+def test_the_command_refuses_bad_input_in_one_line(tmp_path):
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(app, ["studio", str(config), "--port", str(port), "--out", str(tmp_path / "s")])
+    assert result.exit_code == 2 and f"127.0.0.1:{port}" in result.output and result.output.count("\n") == 1
+    result = CliRunner().invoke(app, ["studio", str(config), "--field", "plannerr", "--port", str(port)])
+    assert result.exit_code == 2 and "no field named 'plannerr'" in result.output, result.output
