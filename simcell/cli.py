@@ -539,6 +539,9 @@ def studio(
                               "results update as blocks finish)."),
     field: str | None = typer.Option(None, "--field", help="The config's field to play (default: "
                                      "its first)."),
+    baseline: Path | None = typer.Option(None, "--baseline", help="A run directory of this config "
+                                         "to pair with (its seed and blocks, its first --games "
+                                         "games; nothing replayed) instead of playing the baseline."),
     players: int | None = typer.Option(None, "--players", "-p", min=2, max=5, help="Player count "
                                        "(default: the config's first)."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder for edits, exports and "
@@ -563,9 +566,10 @@ def studio(
         _fail(f"cannot serve on {host}:{port} ({exc.strerror or exc}): give another --port")
     folder = out or Path(f"studio-{config.stem}")
     session = _tool(Session, config, folder, players=players, games=games, seed=seed, block=block,
-                    workers=workers, field_name=field)
+                    workers=workers, field_name=field, baseline=baseline)
     typer.echo(f"studio: loading the kernel in {session.workers} worker(s), then the baseline "
-               f"({session.games:,} games, {session.players} players, field {session.field.name})", err=True)
+               f"({session.games:,} games, {session.players} players, field {session.field.name}"
+               f"{f', read from {baseline}' if baseline else ''})", err=True)
     session.start()
     plays = _plays(players=None, workers=workers, dask=None, force=False, quiet=True)
 

@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from simcell.cli import app
+from simcell.config.errors import ConfigError
 from simcell.config.load import load_run_config
 from simcell.reports.compare import segment_sums
 from simcell.reports.data import RunData
@@ -169,3 +170,30 @@ def test_the_command_refuses_bad_input_in_one_line(tmp_path):
     assert result.exit_code == 2 and f"127.0.0.1:{port}" in result.output and result.output.count("\n") == 1
     result = CliRunner().invoke(app, ["studio", str(config), "--field", "plannerr", "--port", str(port)])
     assert result.exit_code == 2 and "no field named 'plannerr'" in result.output, result.output
+
+
+def test_a_baseline_read_from_a_run_directory_pairs_with_its_games(tmp_path):
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG)
+    run = _run(config, tmp_path / "run")
+    session = Session(config, tmp_path / "out", games=2000, workers=1, baseline=tmp_path / "run")
+    seg = run.segments[0]
+    assert session.seed == 7 and 2000 <= session.games < 2000 + 3000 // seg.blocks + 1
+    assert len(session.baseline.blocks) == len(session.spans) and session.baseline.finished is not None
+    session.start()
+    try:
+        with TestClient(build_app(session)) as client:
+            g = client.post("/api/edit", json={"values": {INSULIN: "4"}, "changed": INSULIN}).json()["generation"]
+            final = _until_done(client, g)[-1]["figures"]
+    finally:
+        session.close()
+    first = pd.concat(run.record_parts("players", seg, ["win_share"]))
+    first = first[first["game"] < session.games].groupby("seat")["win_share"].mean()
+    seats = [h for h in final["headline"] if h["figure"].endswith("win share")]
+    np.testing.assert_allclose([h["A"] for h in seats], first.to_numpy() * 100, rtol=0, atol=1e-9)
+    assert final["games"] == session.games
+    # another card set's run is refused in one line
+    other = tmp_path / "other.toml"
+    other.write_text(CONFIG + '[overrides.cards."Insulin"]\natp = 2\n')
+    with pytest.raises(ConfigError, match="another game"):
+        Session(other, tmp_path / "out2", baseline=tmp_path / "run")

@@ -53,7 +53,8 @@ class SetRun:
 class Session:
     def __init__(self, config: Path, folder: Path, *, players: int | None = None,
                  games: int = DEFAULT_GAMES, seed: int | None = None, block: int = DEFAULT_BLOCK,
-                 workers: int | None = None, field_name: str | None = None):
+                 workers: int | None = None, field_name: str | None = None,
+                 baseline: Path | None = None):
         from simcell.runner.fields import seating
         from simcell.runner.run import card_table
 
@@ -76,6 +77,7 @@ class Session:
         self.block = max(rotations, block // rotations * rotations)  # whole rotation groups
         self.games = max(games, 2 * self.block)
         self.spans = [(first, min(self.block, self.games - first)) for first in range(0, self.games, self.block)]
+        self.baseline_run = baseline
         self.workers = workers or max(1, multiprocessing.cpu_count())
         self.base = base_config(config)
         self.cards = card_table(self.rc.game)
@@ -93,6 +95,42 @@ class Session:
         self.closed = False
         self._cache: tuple | None = None
         self._feeder: threading.Thread | None = None
+        if baseline is not None:
+            self._read_baseline(baseline, games)
+
+    def _read_baseline(self, root: Path, games: int) -> None:
+        """The baseline from a run directory of this config's game, player count and field: its
+        own blocks (the first of them that hold at least `games` games) are the studio's, its
+        seed the edits' seed, its per-block sums read from its records; nothing replayed."""
+        from simcell.reports.compare import segment_sums
+        from simcell.reports.data import ReportError, RunData
+
+        try:
+            run = RunData(root)
+        except (ReportError, FileNotFoundError) as exc:
+            raise ConfigError(root, None, str(exc)) from None
+        theirs, mine = run.resolved["game"]["content_hash"], self.rc.game.content_hash
+        if theirs != mine:
+            raise ConfigError(root, None, f"the run played another game (content hash {theirs[:12]}, "
+                              f"the config's {mine[:12]}): give the config it was run from")
+        seg = next((g for g in run.segments if g.players == self.players and g.field_name == self.field.name), None)
+        if seg is None:
+            raise ConfigError(root, None, f"the run has no {self.players}-player segment of the field "
+                              f"{self.field.name!r}; it has: {', '.join(g.label for g in run.segments)}")
+        if run.resolved["duplicate"] or tuple(seg.policies) != tuple(self.field.policies):
+            raise ConfigError(root, None, "the run's field plays other policies (or duplicate mode) "
+                              "than the config's: pair it with the config it was run from")
+        sums, hp = segment_sums(run, seg)
+        starts = np.searchsorted(run.block_of_games(seg, np.arange(seg.games)), np.arange(seg.blocks + 1))
+        spans = [(int(a), int(b - a)) for a, b in zip(starts[:-1], starts[1:])]
+        keep = next((i + 1 for i in range(len(spans)) if starts[i + 1] >= games), len(spans))
+        keep = max(keep, min(2, len(spans)))
+        self.spans, self.seed = spans[:keep], run.seed
+        self.games = int(starts[keep])
+        self.block = max(n for _, n in self.spans)
+        for b, (first, n) in enumerate(self.spans):
+            self.baseline.blocks[b] = ({k: v[b : b + 1] for k, v in sums.items()}, hp[first : first + n])
+        self.baseline.finished = 0.0
 
     # -- life cycle --------------------------------------------------------------------------
     def start(self) -> None:
@@ -228,7 +266,8 @@ class Session:
         rules = {k: v for k, v in vars(self.rc.game.rules).items() if isinstance(v, int | float | bool | str)}
         return {"config": str(self.config), "cards": cards, "rules": rules, "players": self.players,
                 "field": self.field.name, "policies": list(self.field.policies), "seed": self.seed,
-                "games": self.games, "block": self.block, "workers": self.workers}
+                "games": self.games, "block": self.block, "workers": self.workers,
+                "baseline": str(self.baseline_run) if self.baseline_run else None}
 
 
 def finite(x):
