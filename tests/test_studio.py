@@ -159,6 +159,21 @@ def test_the_server_keeps_to_its_folder_and_survives_bad_requests(studio):
     assert all(p.is_relative_to((folder / "out").resolve()) or p == (folder / "c.toml").resolve() for p in written)
 
 
+def test_a_dead_worker_is_reported_and_the_next_edit_plays_on_a_fresh_pool(studio):
+    session, client, _ = studio
+    for process in list(session.pool._processes.values()):
+        process.kill()
+    g = client.post("/api/edit", json={"values": {INSULIN: "5"}, "changed": INSULIN}).json()["generation"]
+    end = time.perf_counter() + 60
+    while time.perf_counter() < end and not client.get("/api/results").json()["error"]:
+        time.sleep(0.05)
+    r = client.get("/api/results").json()
+    assert r["error"] and r["generation"] == g and not r["done"]
+    g = client.post("/api/edit", json={"values": {INSULIN: "3"}, "changed": INSULIN}).json()["generation"]
+    seen = _until_done(client, g)
+    assert seen[-1]["figures"]["games"] == 3000 and client.get("/api/results").json()["error"] is None
+
+
 def test_the_command_refuses_bad_input_in_one_line(tmp_path):
     config = tmp_path / "c.toml"
     config.write_text(CONFIG)

@@ -139,10 +139,31 @@ class Session:
         from simcell.runner.warm import warm
 
         warm(set(self.loops))
+        self._start_workers()
+
+    def _start_workers(self) -> None:
         self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                         initializer=_init_worker, initargs=(self.loops,))
         self._feeder = threading.Thread(target=self._feed, name="studio-feeder", daemon=True)
         self._feeder.start()
+
+    def _recover(self) -> None:
+        """After a failed block or a dead worker: a fresh pool for the next edit (the page showed
+        the error; the baseline's finished blocks are kept)."""
+        old = self.pool
+        with self.lock:
+            self.error = None
+            for run in (self.baseline, self.current):
+                if run is not None:
+                    run.flying.clear()
+        if old is not None:
+            old.shutdown(wait=False, cancel_futures=True)
+        if self._feeder is not None and self._feeder.is_alive():
+            with self.lock:
+                self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                initializer=_init_worker, initargs=(self.loops,))
+        else:
+            self._start_workers()
 
     def close(self) -> None:
         with self.lock:
@@ -170,6 +191,8 @@ class Session:
         with self.lock:
             n = self.generation + 1
         rc = check(self.config, self.base, edit, self.folder, f"edit-{n}", changed)
+        if self.error is not None and self.pool is not None:
+            self._recover()
         with self.lock:
             self.generation = n
             if self.current is not None:
