@@ -159,6 +159,23 @@ def test_the_server_keeps_to_its_folder_and_survives_bad_requests(studio):
     assert all(p.is_relative_to((folder / "out").resolve()) or p == (folder / "c.toml").resolve() for p in written)
 
 
+def test_the_full_compare_report_of_an_edit_is_played_in_the_background(studio):
+    from simcell.cli import _plays
+
+    session, _, folder = studio
+    with TestClient(build_app(session, _plays(players=None, workers=1, dask=None, force=False, quiet=True))) as client:
+        state = client.post("/api/compare", json={"values": {INSULIN: "4"}}).json()
+        end = time.perf_counter() + 300
+        while state["state"] == "playing" and time.perf_counter() < end:
+            time.sleep(0.5)
+            state = client.get(f"/api/compare/{state['n']}").json()
+        assert state["state"] == "done", state
+        report = client.get(state["report"])
+        assert report.status_code == 200 and "Insulin" in report.text
+    differences = pd.read_csv(next((folder / "out" / "exports").glob("export-*/compare/tables/differences.csv")))
+    assert list(differences["name"]) == ["Insulin"]
+
+
 def test_a_dead_worker_is_reported_and_the_next_edit_plays_on_a_fresh_pool(studio):
     session, client, _ = studio
     for process in list(session.pool._processes.values()):
