@@ -79,18 +79,18 @@ def browser_times(url: str, edits, screenshot: Path | None) -> list[tuple[str, f
             box = driver.find_element(By.CSS_SELECTOR, f"td[data-key='{key}'] input")
             box.send_keys(Keys.CONTROL, "a", Keys.BACKSPACE)
             box.send_keys(value)
+            before = int(driver.find_element(By.ID, "status").get_attribute("data-generation") or 0)
             t = time.perf_counter()
             box.send_keys(Keys.TAB)
             first = None
-            while True:
-                shown = driver.execute_script(
-                    "const r = document.getElementById('results');"
-                    "return [r.dataset.generation || '', JSON.parse(r.dataset.halfwidths || '[]').length,"
-                    " document.getElementById('status').dataset.done || '', document.getElementById('status').textContent];")
-                mine = key.split('"')[1] in shown[3]
-                if first is None and mine and shown[1] > 0:
+            while True:  # a newer generation on screen, its first pair of blocks, then its last
+                generation, widths, done = driver.execute_script(
+                    "const r = document.getElementById('results'), s = document.getElementById('status');"
+                    "return [Number(s.dataset.generation || 0), r.dataset.generation === s.dataset.generation ?"
+                    " JSON.parse(r.dataset.halfwidths || '[]').length : 0, s.dataset.done || ''];")
+                if generation > before and first is None and widths > 0:
                     first = time.perf_counter() - t
-                if mine and shown[2] == "1" and first is not None:
+                if generation > before and done == "1" and first is not None:
                     out.append((f"{key} = {value}", first, time.perf_counter() - t))
                     break
                 time.sleep(0.01)
@@ -104,6 +104,7 @@ def browser_times(url: str, edits, screenshot: Path | None) -> list[tuple[str, f
             box.send_keys(value, Keys.TAB)
             while driver.find_element(By.ID, "status").get_attribute("data-done") != "1" or key.split('"')[1] not in driver.find_element(By.ID, "status").text:
                 time.sleep(0.05)
+            driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0);")
             time.sleep(0.5)
             screenshot.parent.mkdir(parents=True, exist_ok=True)
             driver.save_screenshot(str(screenshot))

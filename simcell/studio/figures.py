@@ -42,6 +42,9 @@ def paired_figures(base: dict[int, tuple[Sums, np.ndarray]], edit: dict[int, tup
     hp_b = np.concatenate([edit[b][1] for b in order])
     seg = SimpleNamespace(players=players, field_name=field)
     head = headline_changes(seg, sa, sb, True, bands)
+    # the game-shape rows share one unit column in the report ("HP, HP, %"): one unit a row here
+    shape = head["unit"].str.contains(",")
+    head.loc[shape, "unit"] = [u.split(", ")[i] for i, u in enumerate(head.loc[shape, "unit"])]
     sources = source_changes(seg, sa, sb, True)
     card = card_changes(seg, sa, sb, True, cards, bands["card_open_hand_pp"])
     mine = card[card["name"].isin(edited_cards)]
