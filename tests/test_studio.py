@@ -24,17 +24,10 @@ from simcell.reports.data import RunData
 from simcell.studio.blocks import BlockSpec, play_block
 from simcell.studio.server import build_app
 from simcell.studio.session import Session
+from tests.support.studio import CONFIG as STUDIO_CONFIG
+from tests.support.studio import started_session
 
-CONFIG = """
-[run]
-players = 3
-games = 3000
-seed = 7
-
-[[field]]
-name = "planner"
-policy = "planner"
-"""
+CONFIG = STUDIO_CONFIG.format(games=3000, seed=7)
 INSULIN = 'cards."Insulin".atp'
 
 
@@ -59,11 +52,7 @@ def test_a_blocks_sums_are_the_compare_reports_sums_of_its_games(tmp_path):
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory):
     folder = tmp_path_factory.mktemp("studio")
-    config = folder / "c.toml"
-    config.write_text(CONFIG)
-    session = Session(config, folder / "out", games=3000, block=250, workers=1)
-    session.start()
-    assert session.wait_baseline(), session.error
+    session = started_session(folder, games=3000, block=250, seed=7)
     with TestClient(build_app(session)) as client:
         yield session, client, folder
     session.close()

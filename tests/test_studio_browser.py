@@ -29,18 +29,8 @@ from typer.testing import CliRunner  # noqa: E402
 from simcell.cli import app  # noqa: E402
 from simcell.reports.data import RunData  # noqa: E402
 from simcell.studio.server import serve  # noqa: E402
-from simcell.studio.session import Session  # noqa: E402
+from tests.support.studio import started_session  # noqa: E402
 
-CONFIG = """
-[run]
-players = 3
-games = 6000
-seed = 11
-
-[[field]]
-name = "planner"
-policy = "planner"
-"""
 INSULIN = 'cards."Insulin".atp'
 
 
@@ -53,11 +43,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
     folder = tmp_path_factory.mktemp("studio-browser")
-    config = folder / "c.toml"
-    config.write_text(CONFIG)
-    session = Session(config, folder / "out", games=6000, block=200, workers=1)
-    session.start()
-    assert session.wait_baseline(), session.error
+    session = started_session(folder, games=6000, block=200, seed=11)
     port, ready = _free_port(), threading.Event()
     url = f"http://127.0.0.1:{port}/"
     threading.Thread(target=serve, args=(session,), kwargs={"port": port, "ready": lambda _: ready.set()},
