@@ -27,7 +27,7 @@ from pathlib import Path
 from simcell.studio.server import serve
 from simcell.studio.session import Session
 
-EDITS = [('cards."Insulin".atp', "3"), ('cards."Amylase".hp', "3"), ('cards."Glucagon".atp', "2"),
+EDITS = [('cards."Insulin".atp', "3"), ('cards."Amylase".hp', "3"), ('cards."Glucagon".atp', "3"),
          ('cards."Insulin Receptor".hp', "4"), ('cards."Trypsin".atp', "3"), ('cards."Leptin".hp', "2")]
 
 
@@ -47,8 +47,10 @@ def api_times(url: str, edits) -> list[tuple[str, float, float]]:
     for key, value in edits:
         t = time.perf_counter()
         g = _post(url + "api/edit", {"values": {key: value}, "changed": key})["generation"]
-        first = None
+        first, end = None, t + 60
         while True:
+            if time.perf_counter() > end:
+                raise SystemExit(f"no result of {key} = {value} within 60 s")
             r = _get(url + "api/results")
             if r["generation"] == g and r["figures"] and first is None:
                 first = time.perf_counter() - t
@@ -82,8 +84,10 @@ def browser_times(url: str, edits, screenshot: Path | None) -> list[tuple[str, f
             before = int(driver.find_element(By.ID, "status").get_attribute("data-generation") or 0)
             t = time.perf_counter()
             box.send_keys(Keys.TAB)
-            first = None
+            first, end = None, t + 60
             while True:  # a newer generation on screen, its first pair of blocks, then its last
+                if time.perf_counter() > end:
+                    raise SystemExit(f"the page showed no result of {key} = {value} within 60 s")
                 generation, widths, done = driver.execute_script(
                     "const r = document.getElementById('results'), s = document.getElementById('status');"
                     "return [Number(s.dataset.generation || 0), r.dataset.generation === s.dataset.generation ?"

@@ -233,7 +233,7 @@ def test_tune_figure_has_no_overlapping_labels():
 def test_the_shipped_tuned_set_is_the_shipped_set_with_its_listed_changes():
     """simcell/data/cards-tuned.toml (simcell tune on the shipped set, README "simcell tune")
     lists its changes in its header; the card values differ from the shipped set by exactly
-    those, and configs/tuned-4p.toml and tuned-5p.toml play it."""
+    those, and configs/tuned-2p.toml to tuned-5p.toml play it."""
     import re
     from pathlib import Path
 
@@ -246,7 +246,7 @@ def test_the_shipped_tuned_set_is_the_shipped_set_with_its_listed_changes():
               re.findall(r"^#   (.+)\.(\w+): (\d+) -> (\d+)$", text, flags=re.M)}
     assert listed
     shipped = {c.name: c for c in load_default_game().cards}
-    for players in (4, 5):
+    for players in (2, 3, 4, 5):
         tuned = {c.name: c for c in load_run_config(root / "configs" / f"tuned-{players}p.toml").game.cards}
         found = {(n, f): (getattr(shipped[n], f), getattr(tuned[n], f)) for n in shipped for f in TUNE_FIELDS
                  if getattr(shipped[n], f) != getattr(tuned[n], f)}
