@@ -77,6 +77,7 @@ def test_setup_lists_the_cards_and_rules(studio):
     insulin = next(c for c in setup["cards"] if c["name"] == "Insulin")
     assert insulin["values"]["atp"] == 1 and setup["players"] == 3 and setup["games"] == 3000
     assert setup["rules"]["turn_order"] == "marker"
+    assert setup["board"]["board.goals.first_marker_hp"] == 3 and setup["board"]["board.card_area.slot_prices"] == [0, 1, 2, 3]
     assert "<title>simcell studio</title>" in client.get("/").text
 
 
@@ -99,6 +100,9 @@ def test_an_unknown_card_or_rule_is_named(studio):
     assert r.status_code == 400 and "did you mean 'Insulin'" in r.json()["message"]
     r = client.post("/api/edit", json={"values": {"rules.turn_order": "sideways"}, "changed": "rules.turn_order"})
     assert r.status_code == 400 and "allowed: 'marker', 'rotate'" in r.json()["message"]
+    r = client.post("/api/edit", json={"values": {"board.card_area.slot_prices": "[0, 1, 2]"},
+                                       "changed": "board.card_area.slot_prices"})
+    assert r.status_code == 400 and r.json()["key"] == "board.card_area.slot_prices" and r.json()["message"]
 
 
 def test_an_edit_streams_paired_figures_that_match_simcell_run_of_its_export(studio, tmp_path):
@@ -128,11 +132,12 @@ def test_an_edit_streams_paired_figures_that_match_simcell_run_of_its_export(stu
 def test_a_newer_edit_replaces_the_running_one(studio):
     session, client, _ = studio
     first = client.post("/api/edit", json={"values": {INSULIN: "3"}, "changed": INSULIN}).json()["generation"]
-    second = client.post("/api/edit", json={"values": {INSULIN: "2", "rules.turn_order": "rotate"},
+    second = client.post("/api/edit", json={"values": {INSULIN: "2", "rules.turn_order": "rotate",
+                                                       "board.goals.first_marker_hp": "4"},
                                             "changed": "rules.turn_order"}).json()["generation"]
     assert second == first + 1
     seen = _until_done(client, second)
-    assert seen[-1]["edit"] == {INSULIN: "2", "rules.turn_order": "rotate"}
+    assert seen[-1]["edit"] == {INSULIN: "2", "rules.turn_order": "rotate", "board.goals.first_marker_hp": "4"}
     assert session.current.generation == second and not session.current.flying
 
 

@@ -119,3 +119,26 @@ def card_rows(game: GameDefinition) -> list[dict[str, object]]:
         row["hp_per_placement"] = (c.hp / pl) if pl else None
         rows.append(row)
     return rows
+
+
+def board_values(game: GameDefinition) -> dict[str, object]:
+    """The board's whole-number values and lists of them, keyed as `simcell sweep --set` and the
+    studio address them (board.SECTION.KEY, a section of board.toml), with the game's values
+    (its overrides applied). Values of other shapes (per-player-count tables, locations) are not
+    listed."""
+    from simcell.config.load import shipped_data_path
+    from simcell.config.overrides import BOARD_SECTIONS
+    from simcell.config.tables import read_toml
+
+    def whole(v) -> bool:
+        return (isinstance(v, int) and not isinstance(v, bool)) or (
+            isinstance(v, list | tuple) and all(isinstance(x, int) and not isinstance(x, bool) for x in v))
+
+    raw = read_toml(shipped_data_path("board"))
+    out: dict[str, object] = {}
+    for section in BOARD_SECTIONS:
+        for key, value in raw.get(section, {}).items():
+            mine = getattr(game.board, key, None)
+            if whole(value) and whole(mine) and isinstance(value, list) == isinstance(mine, list | tuple):
+                out[f"board.{section}.{key}"] = list(mine) if isinstance(mine, list | tuple) else mine
+    return out

@@ -279,6 +279,7 @@ class Session:
 
     def baseline_values(self) -> dict:
         """The config's card, rule and board values as the page's editable table shows them."""
+        from simcell.config.summary import board_values
         from simcell.vocabulary import CARD_FIELDS
 
         cards = []
@@ -287,7 +288,8 @@ class Session:
             cards.append({"id": c.id, "name": c.name, "type": c.type,
                           "values": {k: v for k, v in values.items() if isinstance(v, int | float | bool)}})
         rules = {k: v for k, v in vars(self.rc.game.rules).items() if isinstance(v, int | float | bool | str)}
-        return {"config": str(self.config), "cards": cards, "rules": rules, "players": self.players,
+        return {"config": str(self.config), "cards": cards, "rules": rules,
+                "board": board_values(self.rc.game), "players": self.players,
                 "field": self.field.name, "policies": list(self.field.policies), "seed": self.seed,
                 "games": self.games, "block": self.block, "workers": self.workers,
                 "baseline": str(self.baseline_run) if self.baseline_run else None}
