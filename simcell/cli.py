@@ -499,6 +499,11 @@ def tune(
                                       "stepping (default 4)."),
     games: int | None = typer.Option(None, "--games", "-n", min=1000, help="Games of the holdout "
                                      "comparison (default: the config's)."),
+    board: str | None = typer.Option(None, "--board", help="Board values searched for the seats, "
+                                     "comma-separated keys (board.setup.starting_atp, "
+                                     "board.goals.first_marker_hp ...; default: [tune] board, else none)."),
+    board_trials: int | None = typer.Option(None, "--board-trials", min=1, help="Board assignments "
+                                            "tried (default 16)."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: tune-CONFIG)."),
     seed: int | None = _SEED,
     players: list[int] | None = _PLAYERS,
@@ -519,7 +524,8 @@ def tune(
     def split(text):
         return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
-    space = _tool(tune_space, config, split(cards), split(fields), range_, screen_games, rounds, games)
+    space = _tool(tune_space, config, split(cards), split(fields), range_, screen_games, rounds, games,
+                  split(board), board_trials)
     plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
     written = _tool(run_tune, config, folder, plays, space, seed=seed)
     typer.echo(f"tune: {written / 'report.html'} (tuned-cards.toml, tuned.toml; the holdout "

@@ -123,7 +123,8 @@ def test_the_prune_reverts_only_changes_the_set_does_not_need():
 def test_bad_tune_input_is_one_line(tmp_path):
     config = tmp_path / "c.toml"
     config.write_text(BASE.format(players=3, games=1000))
-    for args, words in ((["--cards", "Insulinn"], "Insulin"), (["--fields", "gold"], "gold")):
+    for args, words in ((["--cards", "Insulinn"], "Insulin"), (["--fields", "gold"], "gold"),
+                        (["--board", "board.goals.first_marker"], "first_marker_hp")):
         result = CliRunner().invoke(app, ["tune", str(config), "--out", str(tmp_path / "x"), *args])
         assert result.exit_code == 2, result.output
         assert words in result.output and result.output.count("\n") == 1, result.output
@@ -135,11 +136,22 @@ def test_tune_end_to_end_small(tmp_path):
     config.write_text(BASE.format(players=3, games=4000))
     out = tmp_path / "t"
     result = CliRunner().invoke(app, ["tune", str(config), "--cards", "enzyme", "--screen-games", "3000",
-                                      "--rounds", "2", "--out", str(out), "--quiet", "--workers", "1"])
+                                      "--rounds", "2", "--out", str(out), "--quiet", "--workers", "1",
+                                      "--board", "board.goals.first_marker_hp,board.setup.starting_atp",
+                                      "--board-trials", "3"])
     assert result.exit_code == 0, result.output
     plan = json.loads((out / "tune.json").read_text())
     assert len(plan["rounds"]) == 2 and plan["rounds"][1]["games"] == 6000
     assert "prune" in plan["seconds"] or not (plan["changes"] or plan["pruned"])
+    # the board stage: the current values first, two more assignments; the first round's games
+    board = plan["board"]
+    assert len(board["trials"]) <= 3 and {} in [t["values"] for t in board["trials"]]
+    assert all(set(t["values"]) <= {"board.goals.first_marker_hp"} | {f"board.setup.starting_atp[{i}]" for i in range(5)}
+               for t in board["trials"])
+    assert board["after"] <= board["before"] and len(list((out / "board").iterdir())) == len(board["trials"])
+    first_marker = load_run_config(out / "tuned.toml").game.board.first_marker_hp
+    kept = {k: to for k, _was, to in board["values"]}
+    assert first_marker == kept.get("board.goals.first_marker_hp", 3)
     assert len(plan["responses"]) >= 4 and len({r["field"] for r in plan["responses"]}) == 2
     assert plan["slopes"]["enzyme.atp"] < 0 < plan["slopes"]["enzyme.hp"]
     tuned = load_run_config(out / "tuned.toml")

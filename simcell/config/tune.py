@@ -11,6 +11,7 @@ from simcell.config.errors import ConfigError, allowed, nearest
 from simcell.config.load import load_run_config
 from simcell.config.model import GameDefinition
 from simcell.config.cardset import write_card_set
+from simcell.config.summary import board_values
 from simcell.config.tables import Table, read_toml
 from simcell.vocabulary import ADDITIONAL_RESOURCE, CARD_FIELDS, CARD_TYPES
 
@@ -29,6 +30,8 @@ class TuneSpace:
     rounds: int  # rounds of measuring and correcting at most
     confirm_games: int  # games of the holdout comparison (the config's by default)
     prune: bool = True  # after the rounds, revert the changes the tuned set does not need
+    board: tuple[str, ...] = ()  # board values (board.SECTION.KEY) searched for the seats
+    board_trials: int = 16  # board assignments tried (optuna TPE), the current one first
 
 
 def card_fields(card) -> tuple[str, ...]:
@@ -38,7 +41,8 @@ def card_fields(card) -> tuple[str, ...]:
 
 def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] | None = None,
                range_: int | None = None, screen_games: int | None = None, rounds: int | None = None,
-               confirm_games: int | None = None) -> TuneSpace:
+               confirm_games: int | None = None, board: list[str] | None = None,
+               board_trials: int | None = None) -> TuneSpace:
     """The search space: the config's [tune] table, each flag given replacing its key."""
     rc = load_run_config(config)
     t = Table(read_toml(config), config).table("tune", {})
@@ -56,8 +60,16 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
         rounds=rounds or t.take("rounds", int, 4, minimum=1),
         confirm_games=confirm_games or t.take("confirm_games", int, rc.games, minimum=1000),
         prune=t.take("prune", bool, True),
+        board=tuple(board if board is not None else t.take_list("board", str, [])),
+        board_trials=board_trials or t.take("board_trials", int, 16, minimum=1),
     )
-    t.finish(("cards", "fields", "range", "screen_games", "rounds", "confirm_games", "prune"))
+    known = board_values(rc.game)
+    for key in space.board:
+        if key not in known:
+            raise t.error("board", f"{key!r} is not a whole-number board value a tune may change"
+                          f"{nearest(key, known)}; allowed: {allowed(known)}")
+    t.finish(("cards", "fields", "range", "screen_games", "rounds", "confirm_games", "prune", "board",
+              "board_trials"))
     return space
 
 
@@ -81,7 +93,9 @@ def _cards(game: GameDefinition, names: list[str], t: Table) -> tuple[str, ...]:
     return tuple(c.name for c in completable if c.name in out)
 
 
-def write_tuned(config: Path, changes: dict[tuple[str, str], int], folder: Path) -> tuple[Path, Path]:
+def write_tuned(config: Path, changes: dict[tuple[str, str], int], folder: Path,
+                settings: list = ()) -> tuple[Path, Path]:
     """folder/tuned-cards.toml, the config's resolved card set with `changes` ((card, field) ->
-    value) applied, and folder/tuned.toml, the config playing it (config/cardset.py)."""
-    return write_card_set(config, changes, folder, stem="tuned", by="simcell tune")
+    value) applied, and folder/tuned.toml, the config playing it with the board `settings`
+    ((Setting, value)) set (config/cardset.py)."""
+    return write_card_set(config, changes, folder, stem="tuned", by="simcell tune", settings=list(settings))

@@ -79,6 +79,18 @@ def build_tune(folder: Path) -> Path:
         f"{len(plan['responses'])} response runs, then both sets compared on fresh seeds "
         f"(seed {run_a.seed}, {run_a.meta['games']:,} games): [the comparison](compare/report.html).")
     sec.tables.append(Table("tune_changes", "Changes (card, field, from → to)", changes))
+    board = plan.get("board", {"values": [], "trials": []})
+    if board["trials"]:
+        kept = board["values"]
+        sec.text.append(
+            f"Board values searched for the seats ({len(board['trials'])} assignments tried on the first "
+            f"round's games; the worst seat's distance from the fair share over the player counts): "
+            + (f"{board['before']:.1f} pp as they are, {board['after']:.1f} pp with "
+               + ", ".join(f"{k} {json.dumps(a)} → {json.dumps(b)}" for k, a, b in kept) + "."
+               if kept else f"no assignment beat the current values ({board['before']:.1f} pp); none changed."))
+        sec.tables.append(Table("tune_board", "Board values (key, from → to)",
+                                pd.DataFrame([[k, json.dumps(a), json.dumps(b)] for k, a, b in kept],
+                                             columns=["key", "from", "to"])))
     pruned = plan.get("pruned", [])
     if pruned:
         sec.text.append(

@@ -17,7 +17,9 @@ every value at once (docs/decisions.md):
    (cards that were only inconclusive are resolved, or left, as the intervals shrink).
 3. Prune (fewest changes first): the changes whose card is predicted within the band without
    them are reverted together and measured; those the set still does not need stay reverted.
-4. Holdout: the original and the tuned set compared by `simcell compare` on a fresh seed at the
+4. Board (when `[tune] board` names values): the seats' target searched over those board values
+   on the tuned set (tools/tune_board.py).
+5. Holdout: the original and the tuned set compared by `simcell compare` on a fresh seed at the
    confirmation games, and every target's verdict reported from those games alone.
 """
 
@@ -31,21 +33,24 @@ from pathlib import Path
 import numpy as np
 
 from simcell.config.load import load_run_config
-from simcell.config.sweep import Setting, base_config, write_variant
+from simcell.config.sweep import Setting, base_config, config_path, write_variant
 from simcell.config.tune import TUNE_FIELDS, TuneSpace, card_fields, write_tuned
 from simcell.reports.tune import TUNE_FILE, build_tune, card_state, effect_changes, objective
 from simcell.reports.data import RunData
 from simcell.tools import Plays, holdout_seed
 from simcell.tools.compare import run_compare
+from simcell.tools.tune_board import search_board
 
 RESPONSE_STEP = 2  # units a response run moves a card by (a larger signal than 1 at equal noise)
 MIN_RESPONSE_RUNS, MAX_RESPONSE_RUNS = 2, 6  # response runs per field
 AIM = 0.5  # a stepped card aims at a contrast within AIM x the band
 
 
-def _name(changes: dict[tuple[str, str], int]) -> str:
+def _name(changes: dict[tuple[str, str], int], extra: list = ()) -> str:
     text = json.dumps(sorted([list(k) + [v] for k, v in changes.items()]))
-    return hashlib.sha256(text.encode()).hexdigest()[:10] if changes else "original"
+    if extra:
+        text += json.dumps([[s.key, v] for s, v in extra])
+    return hashlib.sha256(text.encode()).hexdigest()[:10] if changes or extra else "original"
 
 
 def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed: int | None = None) -> Path:
@@ -59,11 +64,11 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
     original = {(n, f): getattr(cards[n], f) for n, fs in tunable.items() for f in fs}
     played = runs_played = 0
 
-    def play(changes: dict, n: int, at: int, where: str) -> Path:
+    def play(changes: dict, n: int, at: int, where: str, extra: list = ()) -> Path:
         nonlocal played, runs_played
         assignments = [(Setting(f'cards."{c}".{f}', ("overrides", "cards", c, f), ()), v)
-                       for (c, f), v in sorted(changes.items())]
-        name = f"{n}-{_name(changes)}"
+                       for (c, f), v in sorted(changes.items())] + list(extra)
+        name = f"{n}-{_name(changes, extra)}"
         root = plays.into(write_variant(config, base, name, assignments, folder), folder / where / name, n, at)
         run = RunData(root)
         played += sum(seg.games for seg in run.segments)
@@ -131,7 +136,16 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
         final, pruned = _prune(final, original, slopes, types, band,
                                lambda ch: card_state(play(ch, n, at_seed, "prune")))
         seconds["prune"] = time.perf_counter() - clock
-    _, tuned_config = write_tuned(config, final, folder)
+    board: dict = {"values": [], "trials": []}
+    if space.board:
+        clock = time.perf_counter()
+        plays.say(f"tune: the board values {', '.join(space.board)} for the seats "
+                  f"({space.board_trials} trials of {space.screen_games:,} games)")
+        board = search_board(rc.game, space, lambda extra: play(final, space.screen_games, at_seed, "board", extra),
+                             at_seed)
+        seconds["board"] = time.perf_counter() - clock
+    settings = [(Setting(k, config_path(k), ()), to) for k, _was, to in board["values"]]
+    _, tuned_config = write_tuned(config, final, folder, settings)
     fresh = holdout_seed(at_seed)
     plays.say(f"tune: the original and the tuned set on fresh seeds ({space.confirm_games:,} games)")
     clock = time.perf_counter()
@@ -143,6 +157,7 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
         "changes": [[c, types[c], f, original[(c, f)], v] for (c, f), v in sorted(final.items())],
         "rounds": rounds, "responses": responses,
         "pruned": [[c, types[c], f, original[(c, f)], v] for c, f, v in pruned],
+        "board": board,
         "slopes": {f"{t}.{f}": s for (t, f), s in slopes.items()},
         "unreachable": sorted(unreachable),
         "games_played": played, "runs": runs_played,
