@@ -232,8 +232,15 @@ def test_a_ctrl_c_that_numba_turns_into_another_error_is_an_interrupt(tmp_path, 
             raise TypeError("_get_wrapper_address() missing 1 required positional argument: 'sig'") from None
 
     config = write_config(tmp_path)
+    # as in a terminal: a test run started in the background (`pytest &`) inherits an ignored SIGINT
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
     monkeypatch.setattr(Runner, "run", interrupted_inside_numba)
-    result = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "out"), "--quiet"])
+    try:
+        result = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "out"), "--quiet"])
+    finally:
+        restored = signal.getsignal(signal.SIGINT)
+        signal.signal(signal.SIGINT, inherited)
+    assert restored is signal.default_int_handler
     assert result.exit_code == 130 and "--resume" in result.output, result.output
 
     def plain_error(self):
@@ -242,7 +249,6 @@ def test_a_ctrl_c_that_numba_turns_into_another_error_is_an_interrupt(tmp_path, 
     monkeypatch.setattr(Runner, "run", plain_error)
     result = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "out2"), "--quiet"])
     assert result.exit_code == 1 and isinstance(result.exception, TypeError)
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
 
 
 def test_resume_with_a_changed_config_is_refused(reference, tmp_path):
