@@ -59,10 +59,11 @@ class Session:
         from simcell.runner.run import card_table
 
         self.config, self.folder = config, folder
-        self.rc = load_run_config(config)
-        self.players = players if players is not None else self.rc.players[0]
-        if not 2 <= self.players <= 5:
-            raise ConfigError(config, "players", f"{self.players} players: Cytosis is for 2 to 5")
+        if players is not None and not 2 <= players <= 5:
+            raise ConfigError(config, "players", f"{players} players: Cytosis is for 2 to 5")
+        # the game checked at the studio's player count, as `simcell run --players` checks it
+        self.rc = load_run_config(config, players=(players,) if players is not None else None)
+        self.players = self.rc.players[0]
         fields = {f.name: f for f in self.rc.fields}
         if field_name is not None and field_name not in fields:
             raise ConfigError(config, "field", f"no field named {field_name!r}; the config's: {', '.join(fields)}")
