@@ -264,3 +264,6 @@ def test_the_shipped_tuned_set_is_the_shipped_set_with_its_listed_changes():
                  if getattr(shipped[n], f) != getattr(tuned[n], f)}
         assert found == listed
         assert load_run_config(root / "configs" / f"tuned-{players}p.toml").players == (players,)
+    # one proposal for every player count: the same starting-ATP ladder beside the cards
+    ladders = {tuple(load_run_config(root / "configs" / f"tuned-{p}p.toml").game.board.starting_atp) for p in (2, 3, 4, 5)}
+    assert len(ladders) == 1 and ladders != {tuple(load_default_game().board.starting_atp)}
