@@ -504,6 +504,10 @@ def tune(
                                      "board.goals.first_marker_hp ...; default: [tune] board, else none)."),
     board_trials: int | None = typer.Option(None, "--board-trials", min=1, help="Board assignments "
                                             "tried (default 16)."),
+    budget_minutes: float | None = typer.Option(None, "--budget-minutes", min=0.1, help="No further "
+                                                "search stage after this long (the holdout still runs)."),
+    budget_games: int | None = typer.Option(None, "--budget-games", min=1000, help="No further search "
+                                            "stage after this many games."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: tune-CONFIG)."),
     seed: int | None = _SEED,
     players: list[int] | None = _PLAYERS,
@@ -525,7 +529,7 @@ def tune(
         return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
     space = _tool(tune_space, config, split(cards), split(fields), range_, screen_games, rounds, games,
-                  split(board), board_trials)
+                  split(board), board_trials, budget_games, budget_minutes)
     plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
     written = _tool(run_tune, config, folder, plays, space, seed=seed)
     typer.echo(f"tune: {written / 'report.html'} (tuned-cards.toml, tuned.toml; the holdout "

@@ -164,6 +164,22 @@ def test_tune_end_to_end_small(tmp_path):
     assert len(verdicts) == 1 and verdicts.filter(like="tuned").sum(axis=1).iloc[0] == 43
 
 
+def test_a_spent_budget_ends_the_search_and_the_holdout_still_runs(tmp_path):
+    config = tmp_path / "c.toml"
+    config.write_text(BASE.format(players=3, games=2000))
+    out = tmp_path / "t"
+    result = CliRunner().invoke(app, ["tune", str(config), "--cards", "enzyme", "--screen-games", "2000",
+                                      "--rounds", "3", "--budget-games", "1000", "--board",
+                                      "board.goals.first_marker_hp", "--out", str(out), "--quiet",
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    plan = json.loads((out / "tune.json").read_text())
+    assert len(plan["rounds"]) == 1 and plan["board"]["trials"] == []
+    assert plan["budget"]["left out"][0] == "round 2 or later" and "board stage" in plan["budget"]["left out"]
+    assert (out / "compare" / "report.html").is_file()
+    assert "budget" in (out / "report.md").read_text()
+
+
 def _recovery_config(tmp_path):
     # three cards near the middle of their types as shipped (5 players), perturbed; a designer's
     # band of 0.5 pp, so that the 2-ATP steps (about 0.5-1 pp a unit) lie well beyond it, and a

@@ -32,6 +32,8 @@ class TuneSpace:
     prune: bool = True  # after the rounds, revert the changes the tuned set does not need
     board: tuple[str, ...] = ()  # board values (board.SECTION.KEY) searched for the seats
     board_trials: int = 16  # board assignments tried (optuna TPE), the current one first
+    budget_games: int | None = None  # no further search stage once this many games are played
+    budget_minutes: float | None = None  # ... or once this long has passed (the holdout still runs)
 
 
 def card_fields(card) -> tuple[str, ...]:
@@ -42,7 +44,8 @@ def card_fields(card) -> tuple[str, ...]:
 def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] | None = None,
                range_: int | None = None, screen_games: int | None = None, rounds: int | None = None,
                confirm_games: int | None = None, board: list[str] | None = None,
-               board_trials: int | None = None) -> TuneSpace:
+               board_trials: int | None = None, budget_games: int | None = None,
+               budget_minutes: float | None = None) -> TuneSpace:
     """The search space: the config's [tune] table, each flag given replacing its key."""
     rc = load_run_config(config)
     t = Table(read_toml(config), config).table("tune", {})
@@ -62,6 +65,8 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
         prune=t.take("prune", bool, True),
         board=tuple(board if board is not None else t.take_list("board", str, [])),
         board_trials=board_trials or t.take("board_trials", int, 16, minimum=1),
+        budget_games=budget_games or t.take("budget_games", int, None, minimum=1000),
+        budget_minutes=budget_minutes or t.take("budget_minutes", (int, float), None, minimum=0.1),
     )
     known = board_values(rc.game)
     for key in space.board:
@@ -69,7 +74,7 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
             raise t.error("board", f"{key!r} is not a whole-number board value a tune may change"
                           f"{nearest(key, known)}; allowed: {allowed(known)}")
     t.finish(("cards", "fields", "range", "screen_games", "rounds", "confirm_games", "prune", "board",
-              "board_trials"))
+              "board_trials", "budget_games", "budget_minutes"))
     return space
 
 

@@ -79,6 +79,10 @@ def build_tune(folder: Path) -> Path:
         f"{len(plan['responses'])} response runs, then both sets compared on fresh seeds "
         f"(seed {run_a.seed}, {run_a.meta['games']:,} games): [the comparison](compare/report.html).")
     sec.tables.append(Table("tune_changes", "Changes (card, field, from → to)", changes))
+    budget = plan.get("budget", {})
+    if budget.get("left out"):
+        sec.text.append(f"The budget ({budget['games'] or '-'} games, {budget['minutes'] or '-'} min) "
+                        f"was spent before: {', '.join(budget['left out'])}; the holdout still ran.")
     board = plan.get("board", {"values": [], "trials": []})
     if board["trials"]:
         kept = board["values"]

@@ -87,7 +87,21 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
     changes: dict[tuple[str, str], int] = {}
     rounds, unreachable = [], set()
     last: dict[tuple[str, str], tuple[int, np.ndarray]] = {}  # each step: value before, contrast before
+    began = time.perf_counter()
+    spent: list[str] = []  # the stages the budget left out
+
+    def within_budget(stage: str) -> bool:
+        over = ((space.budget_games is not None and played >= space.budget_games)
+                or (space.budget_minutes is not None and time.perf_counter() - began >= 60 * space.budget_minutes))
+        if over:
+            spent.append(stage)
+            plays.say(f"tune: the budget is spent ({played:,} games, {(time.perf_counter() - began) / 60:.1f} "
+                      f"min): no {stage}")
+        return not over
+
     for r in range(space.rounds):
+        if r and not within_budget(f"round {r + 1} or later"):
+            break
         clock = time.perf_counter()
         if r:
             n *= 2  # the next round looks closer: inconclusive cards resolve as intervals shrink
@@ -130,14 +144,14 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
                 changes[key] = value
         seconds[f"round {r + 1}"] = time.perf_counter() - clock
     final, pruned = dict(changes), []
-    if space.prune and final:
+    if space.prune and final and within_budget("prune"):
         clock = time.perf_counter()
         plays.say(f"tune: which of the {len(final)} changes the tuned set needs ({n:,} games)")
         final, pruned = _prune(final, original, slopes, types, band,
                                lambda ch: card_state(play(ch, n, at_seed, "prune")))
         seconds["prune"] = time.perf_counter() - clock
     board: dict = {"values": [], "trials": []}
-    if space.board:
+    if space.board and within_budget("board stage"):
         clock = time.perf_counter()
         plays.say(f"tune: the board values {', '.join(space.board)} for the seats "
                   f"({space.board_trials} trials of {space.screen_games:,} games)")
@@ -160,6 +174,7 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
         "board": board,
         "slopes": {f"{t}.{f}": s for (t, f), s in slopes.items()},
         "unreachable": sorted(unreachable),
+        "budget": {"games": space.budget_games, "minutes": space.budget_minutes, "left out": spent},
         "games_played": played, "runs": runs_played,
         "seconds": {k: round(v, 1) for k, v in seconds.items()}, "holdout": {"seed": fresh, "a": "compare/a", "b": "compare/b"},
         "tuned_config": tuned_config.name,
