@@ -502,8 +502,11 @@ def tune(
     board: str | None = typer.Option(None, "--board", help="Board values searched for the seats, "
                                      "comma-separated keys (board.setup.starting_atp, "
                                      "board.goals.first_marker_hp ...; default: [tune] board, else none)."),
-    board_trials: int | None = typer.Option(None, "--board-trials", min=1, help="Board assignments "
-                                            "tried (default 16)."),
+    rules: str | None = typer.Option(None, "--rules", help="Rule switches searched with the board "
+                                     "values, comma-separated (turn_order, grey_per_player ...; default: "
+                                     "[tune] rules, else none)."),
+    board_trials: int | None = typer.Option(None, "--board-trials", min=1, help="Board and rule "
+                                            "assignments tried (default 16)."),
     budget_minutes: float | None = typer.Option(None, "--budget-minutes", min=0.1, help="No further "
                                                 "search stage after this long (the holdout still runs)."),
     budget_games: int | None = typer.Option(None, "--budget-games", min=1000, help="No further search "
@@ -518,8 +521,10 @@ def tune(
 ) -> None:
     """Propose card values that bring every card's contrast against its type within the band,
     fewest changed values first: each card out of band stepped by its measured response, round
-    by round on more games, then the original and tuned sets compared on fresh seeds. Writes
-    tuned-cards.toml, tuned.toml (the config playing it), the changes and the comparison."""
+    by round on more games; then any board values and rule switches named searched for fair seats
+    within the optional [tune.targets]; then the original and tuned sets compared on fresh seeds,
+    every target's verdict. Writes tuned-cards.toml, tuned.toml (the config playing it), the
+    changes and the comparison."""
     from simcell.config.tune import tune_space
     from simcell.tools.tune import run_tune
 
@@ -529,7 +534,7 @@ def tune(
         return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
     space = _tool(tune_space, config, split(cards), split(fields), range_, screen_games, rounds, games,
-                  split(board), board_trials, budget_games, budget_minutes)
+                  split(board), board_trials, budget_games, budget_minutes, split(rules))
     plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
     written = _tool(run_tune, config, folder, plays, space, seed=seed)
     typer.echo(f"tune: {written / 'report.html'} (tuned-cards.toml, tuned.toml; the holdout "

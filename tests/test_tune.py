@@ -4,6 +4,7 @@ perturbed cards and the null case of a set already in band, each confirmed on fr
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pandas as pd
@@ -13,8 +14,9 @@ from typer.testing import CliRunner
 from simcell.cli import app
 from simcell.config.errors import ConfigError
 from simcell.config.load import load_run_config
-from simcell.config.tune import TuneSpace, tune_space, write_tuned
+from simcell.config.tune import TuneSpace, rule_values, tune_space, write_tuned
 from simcell.tools.tune import _prune, _step
+from simcell.vocabulary import MAX_BATCH_CODE
 
 BASE = """
 [run]
@@ -38,10 +40,39 @@ def test_the_space_reads_names_types_and_flags(tmp_path):
     assert tune_space(config, cards=["all"], range_=1).range == 1
     assert len(tune_space(config, cards=["all"]).cards) == 39  # every card a player completes
     for table, words in (('cards = ["Insulinn"]', "Insulin"), ('fields = ["gold"]', "gold"),
-                         ("range = 0", "range"), ("ranges = 2", "ranges")):
+                         ("range = 0", "range"), ("ranges = 2", "ranges"),
+                         ('rules = ["turn_orders"]', "turn_order"),
+                         ("targets = { winning_hp = [40, 30] }", "low <= high"),
+                         ("targets = { winning_hp = [30] }", "low <= high"),
+                         ("targets = { game_lenght = [10, 12] }", "game_length"),
+                         ("targets = { hp_share = { enzymes = [10, 20] } }", "enzyme")):
         config.write_text(BASE.format(players=3, games=1000) + f"[tune]\n{table}\n")
         with pytest.raises(ConfigError, match=words):
             tune_space(config)
+
+
+def test_the_space_reads_rule_switches_and_targets(tmp_path):
+    config = tmp_path / "c.toml"
+    config.write_text(BASE.format(players=3, games=1000) + """
+[tune]
+rules = ["turn_order", "grey_per_player"]
+[tune.targets]
+winning_hp = [40, 50]
+hp_share = { goal_bonus = [5, 15.5], enzyme = [10, 20] }
+""")
+    space = tune_space(config)
+    assert space.rules == ("turn_order", "grey_per_player")
+    assert space.targets.as_dict() == {"winning_hp": [40, 50],
+                                       "hp_share": {"enzyme": [10, 20], "goal_bonus": [5, 15.5]}}
+    assert tune_space(config, rules=["epigenetic"]).rules == ("epigenetic",)
+    rules = load_run_config(config).game.rules
+    assert rule_values(rules, "turn_order", 2) == ["marker", "rotate"]
+    assert rule_values(rules, "epigenetic", 2) == [False, True]
+    assert rule_values(rules, "grey_per_player", 2) == [1, 0, 2, 3]  # never below 0
+    assert rule_values(rules, "max_batch", 2) == [12, 10, 11, 13, 14]
+    top = dataclasses.replace(rules, max_batch=MAX_BATCH_CODE - 1)  # never above the largest code
+    assert rule_values(top, "max_batch", 2) == [MAX_BATCH_CODE - 1, MAX_BATCH_CODE - 3, MAX_BATCH_CODE - 2,
+                                                MAX_BATCH_CODE]
 
 
 def test_the_tuned_set_is_the_configs_set_with_the_changes(tmp_path):
@@ -133,12 +164,13 @@ def test_bad_tune_input_is_one_line(tmp_path):
 def test_tune_end_to_end_small(tmp_path):
     """A small tune runs every stage (responses, rounds, holdout) and writes what it promises."""
     config = tmp_path / "c.toml"
-    config.write_text(BASE.format(players=3, games=4000))
+    config.write_text(BASE.format(players=3, games=4000)
+                      + "[tune.targets]\nwinning_hp = [20, 200]\ngame_length = [12, 13]\n")
     out = tmp_path / "t"
     result = CliRunner().invoke(app, ["tune", str(config), "--cards", "enzyme", "--screen-games", "3000",
                                       "--rounds", "2", "--out", str(out), "--quiet", "--workers", "1",
                                       "--board", "board.goals.first_marker_hp,board.setup.starting_atp",
-                                      "--board-trials", "3"])
+                                      "--rules", "turn_order", "--board-trials", "3"])
     assert result.exit_code == 0, result.output
     plan = json.loads((out / "tune.json").read_text())
     assert len(plan["rounds"]) == 2 and plan["rounds"][1]["games"] == 6000
@@ -146,8 +178,13 @@ def test_tune_end_to_end_small(tmp_path):
     # the board stage: the current values first, two more assignments; the first round's games
     board = plan["board"]
     assert len(board["trials"]) <= 3 and {} in [t["values"] for t in board["trials"]]
-    assert all(set(t["values"]) <= {"board.goals.first_marker_hp"} | {f"board.setup.starting_atp[{i}]" for i in range(5)}
-               for t in board["trials"])
+    assert all(set(t["values"]) <= {"board.goals.first_marker_hp", "rules.turn_order"}
+               | {f"board.setup.starting_atp[{i}]" for i in range(5)} for t in board["trials"])
+    # the targets: the game is 11 rounds at 3 players, whatever the board, so no trial meets them
+    assert all(t["targets_outside"] == pytest.approx(1.0) for t in board["trials"])
+    targets = pd.read_csv(out / "tables" / "tune_targets.csv").set_index("target")
+    assert targets.loc["game length (rounds) within [12, 13]", "verdict"] == "not met"
+    assert targets.loc["winning HP within [20, 200]", "verdict"] == "met"
     assert board["after"] <= board["before"] and len(list((out / "board").iterdir())) == len(board["trials"])
     first_marker = load_run_config(out / "tuned.toml").game.board.first_marker_hp
     kept = {k: to for k, _was, to in board["values"]}
@@ -175,7 +212,7 @@ def test_a_spent_budget_ends_the_search_and_the_holdout_still_runs(tmp_path):
     assert result.exit_code == 0, result.output
     plan = json.loads((out / "tune.json").read_text())
     assert len(plan["rounds"]) == 1 and plan["board"]["trials"] == []
-    assert plan["budget"]["left out"][0] == "round 2 or later" and "board stage" in plan["budget"]["left out"]
+    assert plan["budget"]["left out"][0] == "round 2 or later" and "board and rules stage" in plan["budget"]["left out"]
     assert (out / "compare" / "report.html").is_file()
     assert "budget" in (out / "report.md").read_text()
 

@@ -75,16 +75,26 @@ def _per_count(t: Table, key: str, minimum: int) -> tuple[int, ...]:
 
 
 # -- rules --------------------------------------------------------------------------------
+# the values a rule switch may take that its type does not say: the words of a word switch, the
+# range of a whole-number one (None: unbounded); a tune searches within these
+RULE_CHOICES = {"turn_order": TURN_ORDERS, "tie_rule": TIE_RULES}
+RULE_LIMITS = {"grey_per_player": (0, None), "max_batch": (1, MAX_BATCH_CODE)}
+
+
 def parse_rules(t: Table) -> Rules:
+    def whole(key):
+        lo, hi = RULE_LIMITS[key]
+        return t.take(key, int, minimum=lo, maximum=hi)
+
     rules = Rules(
         epigenetic=t.take("epigenetic", bool),
         supply_limited=t.take("supply_limited", bool),
-        grey_per_player=t.take("grey_per_player", int, minimum=0),
+        grey_per_player=whole("grey_per_player"),
         two_player_remove_detox=t.take("two_player_remove_detox", bool),
-        turn_order=t.take("turn_order", str, choices=TURN_ORDERS),
+        turn_order=t.take("turn_order", str, choices=RULE_CHOICES["turn_order"]),
         laureates_holder_may_take=t.take("laureates_holder_may_take", bool),
-        max_batch=t.take("max_batch", int, minimum=1, maximum=MAX_BATCH_CODE),
-        tie_rule=t.take("tie_rule", str, choices=TIE_RULES),
+        max_batch=whole("max_batch"),
+        tie_rule=t.take("tie_rule", str, choices=RULE_CHOICES["tie_rule"]),
     )
     t.finish()
     return rules

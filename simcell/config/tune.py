@@ -11,14 +11,36 @@ from simcell.config.errors import ConfigError, allowed, nearest
 from simcell.config.load import load_run_config
 from simcell.config.model import GameDefinition
 from simcell.config.cardset import write_card_set
+from simcell.config.data import RULE_CHOICES, RULE_LIMITS
+from simcell.config.model import RULE_KEYS, Rules
 from simcell.config.summary import board_values
 from simcell.config.tables import Table, read_toml
-from simcell.vocabulary import ADDITIONAL_RESOURCE, CARD_FIELDS, CARD_TYPES
+from simcell.vocabulary import ADDITIONAL_RESOURCE, CARD_FIELDS, CARD_TYPES, HP_SOURCES
 
 # card fields a tune may change, in the order it prefers them (a designer moves the ATP cost
 # first), with the smallest value each may take
 TUNE_FIELDS = {"atp": 0, "hp": 1, "protein": 1, "carb": 0, "lipid": 1}
 DEFAULT_FIELDS = ("atp", "hp")
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The optional targets beside the bands ([tune.targets]): a range [low, high] each figure
+    should lie within at every player count of the run."""
+
+    winning_hp: tuple[float, float] | None = None  # the winner's mean final HP
+    game_length: tuple[int, int] | None = None  # rounds played
+    hp_share: tuple[tuple[str, float, float], ...] = ()  # (HP source, low, high): its % of all HP
+
+    def as_dict(self) -> dict:
+        out: dict = {}
+        if self.winning_hp:
+            out["winning_hp"] = list(self.winning_hp)
+        if self.game_length:
+            out["game_length"] = list(self.game_length)
+        if self.hp_share:
+            out["hp_share"] = {s: [lo, hi] for s, lo, hi in self.hp_share}
+        return out
 
 
 @dataclass(frozen=True)
@@ -34,6 +56,8 @@ class TuneSpace:
     board_trials: int = 16  # board assignments tried (optuna TPE), the current one first
     budget_games: int | None = None  # no further search stage once this many games are played
     budget_minutes: float | None = None  # ... or once this long has passed (the holdout still runs)
+    rules: tuple[str, ...] = ()  # rule switches searched with the board values (rules.toml keys)
+    targets: Targets = Targets()
 
 
 def card_fields(card) -> tuple[str, ...]:
@@ -45,7 +69,7 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
                range_: int | None = None, screen_games: int | None = None, rounds: int | None = None,
                confirm_games: int | None = None, board: list[str] | None = None,
                board_trials: int | None = None, budget_games: int | None = None,
-               budget_minutes: float | None = None) -> TuneSpace:
+               budget_minutes: float | None = None, rules: list[str] | None = None) -> TuneSpace:
     """The search space: the config's [tune] table, each flag given replacing its key."""
     rc = load_run_config(config)
     t = Table(read_toml(config), config).table("tune", {})
@@ -67,15 +91,53 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
         board_trials=board_trials or t.take("board_trials", int, 16, minimum=1),
         budget_games=budget_games or t.take("budget_games", int, None, minimum=1000),
         budget_minutes=budget_minutes or t.take("budget_minutes", (int, float), None, minimum=0.1),
+        rules=tuple(rules if rules is not None else t.take_list("rules", str, [])),
+        targets=_targets(t.table("targets", {})),
     )
     known = board_values(rc.game)
     for key in space.board:
         if key not in known:
             raise t.error("board", f"{key!r} is not a whole-number board value a tune may change"
                           f"{nearest(key, known)}; allowed: {allowed(known)}")
+    for key in space.rules:
+        if key not in RULE_KEYS:
+            raise t.error("rules", f"{key!r} is not a rule switch{nearest(key, RULE_KEYS)}; allowed: "
+                          f"{allowed(RULE_KEYS)}")
     t.finish(("cards", "fields", "range", "screen_games", "rounds", "confirm_games", "prune", "board",
-              "board_trials", "budget_games", "budget_minutes"))
+              "board_trials", "budget_games", "budget_minutes", "rules", "targets"))
     return space
+
+
+def _targets(t: Table) -> Targets:
+    def span(table: Table, key: str, kind) -> tuple | None:
+        v = table.take_list(key, kind, None)
+        if v is not None and (len(v) != 2 or v[0] > v[1]):
+            raise table.error(key, f"expects [low, high] with low <= high, got {v}")
+        return tuple(v) if v is not None else None
+
+    shares = t.table("hp_share", {})
+    for source in shares.keys():
+        if source not in HP_SOURCES:
+            raise shares.error(source, f"is not an HP source{nearest(source, HP_SOURCES)}; allowed: "
+                               f"{allowed(HP_SOURCES)}")
+    out = Targets(winning_hp=span(t, "winning_hp", (int, float)), game_length=span(t, "game_length", int),
+                  hp_share=tuple((s, *span(shares, s, (int, float))) for s in HP_SOURCES if shares.has(s)))
+    shares.finish()
+    t.finish(("winning_hp", "game_length", "hp_share"))
+    return out
+
+
+def rule_values(rules: Rules, key: str, range_: int) -> list:
+    """The values a tune tries for a rule switch, its current value first: both of a yes/no
+    switch, every word of a word switch, a whole number within ±range and its limits."""
+    now = getattr(rules, key)
+    if isinstance(now, bool):
+        return [now, not now]
+    if key in RULE_CHOICES:
+        return [now] + [c for c in RULE_CHOICES[key] if c != now]
+    lo, hi = RULE_LIMITS[key]
+    top = now + range_ if hi is None else min(hi, now + range_)
+    return [now] + [v for v in range(max(lo, now - range_), top + 1) if v != now]
 
 
 def _cards(game: GameDefinition, names: list[str], t: Table) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, OUT_OF_BAND
 from simcell.reports.render import Figure, Report, Section, Table, write_report
 from simcell.reports.sections.cards import card_table, card_verdict, segment_cards
 from simcell.reports.seat_causes import worst_seat
+from simcell.reports.targets import every_target, target_rows
 from simcell.reports.style import TYPE_COLOURS, figure
 
 TUNE_FILE = "tune.json"
@@ -86,13 +87,18 @@ def build_tune(folder: Path) -> Path:
     board = plan.get("board", {"values": [], "trials": []})
     if board["trials"]:
         kept = board["values"]
+        within = ("outside_before" in board and plan.get("targets")
+                  and f"; the targets' summed distance outside their ranges (in range widths) {board['outside_before']:.2f} as "
+                      f"they are, {board['outside_after']:.2f} kept") or ""
         sec.text.append(
-            f"Board values searched for the seats ({len(board['trials'])} assignments tried on the first "
-            f"round's games; the worst seat's distance from the fair share over the player counts): "
+            f"Board values and rule switches searched for the seats ({len(board['trials'])} assignments tried "
+            f"on the first round's games; the worst seat's distance from the fair share over the player "
+            f"counts{', within the targets first' if within else ''}): "
             + (f"{board['before']:.1f} pp as they are, {board['after']:.1f} pp with "
-               + ", ".join(f"{k} {json.dumps(a)} → {json.dumps(b)}" for k, a, b in kept) + "."
-               if kept else f"no assignment beat the current values ({board['before']:.1f} pp); none changed."))
-        sec.tables.append(Table("tune_board", "Board values (key, from → to)",
+               + ", ".join(f"{k} {json.dumps(a)} → {json.dumps(b)}" for k, a, b in kept)
+               if kept else f"no assignment beat the current values ({board['before']:.1f} pp); none changed")
+            + within + ".")
+        sec.tables.append(Table("tune_board", "Board values and rule switches (key, from → to)",
                                 pd.DataFrame([[k, json.dumps(a), json.dumps(b)] for k, a, b in kept],
                                              columns=["key", "from", "to"])))
     pruned = plan.get("pruned", [])
@@ -116,23 +122,25 @@ def build_tune(folder: Path) -> Path:
         verdicts.append({"players": p, **{f"original {k}": v for k, v in _counts(b).items()},
                          **{f"tuned {k}": v for k, v in _counts(a).items()}})
     hold = Section("holdout", "Confirmed on fresh seeds", figures_first=True)
-    out_after = after[after["verdict"] == OUT_OF_BAND]
-    unreachable = plan["unreachable"]
+    seats_a, seats_b = worst_seat(run_a), worst_seat(run_b)
+    targets = plan.get("targets", {})
+    table = every_target(plan, (before, after), (seats_a, seats_b),
+                         (target_rows(run_a, targets), target_rows(run_b, targets)), band)
+    unmet = table[table["verdict"] == "not met"]
     hold.text.append(
-        "Every card's verdict against the band in the original and the tuned set, on games the "
-        "search never saw. "
-        + ("No card is out of band in the tuned set." if out_after.empty else
-           f"Still out of band: {', '.join(f'{r.name} ({r.players}p, {r.contrast_pp:+.2f} pp)' for r in out_after.itertuples())}.")
-        + (f" The search space cannot bring {', '.join(unreachable)} within the band (every step "
-           f"within ±{plan['space']['range']} was predicted short of it)." if unreachable else ""))
-    seats = [r | {"set": "original"} for r in worst_seat(run_a)] + [r | {"set": "tuned"} for r in worst_seat(run_b)]
-    if seats:
-        s = pd.DataFrame(seats)
-        hold.text.append("Seats (not a target card values can reach: their causes are rules and the "
-                         "ladder, `simcell seats`): " + "; ".join(
-                             f"{r['set']} {r['players']}p: {r['worst seat']} {r['distance_pp']:+.1f} pp from "
-                             f"the fair share, {r['verdict']}" for r in seats) + ".")
-        hold.tables.append(Table("tune_seats", "Worst seat, original and tuned", s, csv_only=True))
+        "Every target in the original and the tuned set, on games the search never saw: "
+        f"{int((table['verdict'] == 'met').sum())} met, {len(unmet)} not met, "
+        f"{int((table['verdict'] == INCONCLUSIVE).sum())} inconclusive at these games (a band or range "
+        "is met when the equivalence interval lies inside it, not met when the 95% interval lies "
+        "wholly outside). "
+        + ("Not met: " + "; ".join(f"{t} at {', '.join(f'{p}p' for p in part['players'])}"
+                                   for t, part in unmet.groupby("target", sort=False))
+           + " (the table says why, and the best the search found)." if len(unmet) else ""))
+    if seats_a:
+        hold.tables.append(Table("tune_seats", "Worst seat, original and tuned",
+                                 pd.DataFrame([r | {"set": "original"} for r in seats_a]
+                                              + [r | {"set": "tuned"} for r in seats_b]), csv_only=True))
+    hold.tables.append(Table("tune_targets", "Every target, original and tuned (holdout)", table))
     hold.tables.append(Table("tune_verdicts", "Card verdicts, original and tuned (cards)", pd.DataFrame(verdicts)))
     both = before.merge(after, on=["players", "name", "type"], suffixes=("_original", "_tuned"))
     hold.tables.append(Table("tune_cards", "Every card, original and tuned", both, csv_only=True))

@@ -17,8 +17,9 @@ every value at once (docs/decisions.md):
    (cards that were only inconclusive are resolved, or left, as the intervals shrink).
 3. Prune (fewest changes first): the changes whose card is predicted within the band without
    them are reverted together and measured; those the set still does not need stay reverted.
-4. Board (when `[tune] board` names values): the seats' target searched over those board values
-   on the tuned set (tools/tune_board.py).
+4. Board and rules (when `[tune] board` or `rules` names values): the seats' target searched
+   over those board values and rule switches on the tuned set, the optional targets of
+   [tune.targets] as constraints (tools/tune_board.py).
 5. Holdout: the original and the tuned set compared by `simcell compare` on a fresh seed at the
    confirmation games, and every target's verdict reported from those games alone.
 """
@@ -151,13 +152,14 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
                                lambda ch: card_state(play(ch, n, at_seed, "prune")))
         seconds["prune"] = time.perf_counter() - clock
     board: dict = {"values": [], "trials": []}
-    if space.board and within_budget("board stage"):
+    if (space.board or space.rules) and within_budget("board and rules stage"):
         clock = time.perf_counter()
-        plays.say(f"tune: the board values {', '.join(space.board)} for the seats "
+        plays.say(f"tune: {', '.join(list(space.board) + [f'rules.{k}' for k in space.rules])} for the seats"
+                  f"{' within the targets' if space.targets.as_dict() else ''} "
                   f"({space.board_trials} trials of {space.screen_games:,} games)")
         board = search_board(rc.game, space, lambda extra: play(final, space.screen_games, at_seed, "board", extra),
                              at_seed)
-        seconds["board"] = time.perf_counter() - clock
+        seconds["board and rules"] = time.perf_counter() - clock
     settings = [(Setting(k, config_path(k), ()), to) for k, _was, to in board["values"]]
     _, tuned_config = write_tuned(config, final, folder, settings)
     fresh = holdout_seed(at_seed)
@@ -167,7 +169,9 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
     seconds["holdout (both sets, their reports, the comparison)"] = time.perf_counter() - clock
     plan = {
         "config": str(config), "seed": at_seed, "space": {"cards": list(space.cards), "fields": list(space.fields),
-                                                           "range": space.range},
+                                                           "range": space.range, "board": list(space.board),
+                                                           "rules": list(space.rules)},
+        "targets": space.targets.as_dict(),
         "changes": [[c, types[c], f, original[(c, f)], v] for (c, f), v in sorted(final.items())],
         "rounds": rounds, "responses": responses,
         "pruned": [[c, types[c], f, original[(c, f)], v] for c, f, v in pruned],

@@ -1,10 +1,13 @@
-"""Tune's board stage: the whole-number board values a `[tune] board` list names (the starting-ATP
-ladder, goal HP, slot prices: each entry of a list its own value), searched within ±range of
-their values for the seats' target (every seat's win share within the band; the objective is
-the worst seat's distance from the fair share over the player counts), on the tuned card set and
-the first round's games (the same games for every assignment). optuna's TPE proposes the
-assignments (tools/ladder.py), the current values first; the best is kept only when it beats
-them, and the holdout confirms it with the cards."""
+"""Tune's board and rules stage: the whole-number board values a `[tune] board` list names (the
+starting-ATP ladder, goal HP, slot prices: each entry of a list its own value), within ±range of
+their values, and the rule switches `[tune] rules` names (both ways of a yes/no switch, every word
+of a word switch, a whole number within ±range), searched for the seats' target (every seat's
+win share within the band; the objective is the worst seat's distance from the fair share over
+the player counts) with the optional targets of [tune.targets] as constraints, on the tuned card
+set and the first round's games (the same games for every assignment). optuna's TPE proposes the
+assignments (tools/ladder.py), the current values first; the best is kept only when it ranks
+above them (meeting more of the targets, then nearer fair seats), and the holdout confirms it
+with the cards."""
 
 from __future__ import annotations
 
@@ -14,9 +17,10 @@ from pathlib import Path
 from simcell.config.errors import ConfigError
 from simcell.config.summary import board_values
 from simcell.config.sweep import Setting, config_path
-from simcell.config.tune import TuneSpace
+from simcell.config.tune import TuneSpace, rule_values
 from simcell.reports.data import RunData
 from simcell.reports.seat_causes import objective as seat_objective
+from simcell.reports.targets import target_rows
 from simcell.tools.ladder import search_values
 
 
@@ -37,31 +41,52 @@ def settings_of(assignment: dict[str, int], values: dict) -> list[tuple[Setting,
     return out
 
 
+def searched_values(game, space: TuneSpace) -> dict[str, object]:
+    """The stage's values as they are: board values (board.SECTION.KEY), then rule switches
+    (rules.KEY), each in the order the space names them."""
+    board = board_values(game)
+    return {**{k: board[k] for k in space.board}, **{f"rules.{k}": getattr(game.rules, k) for k in space.rules}}
+
+
 def search_board(game, space: TuneSpace, play: Callable[[list], Path], seed: int) -> dict:
-    """{"values": [[key, from, to]], "before": pp, "after": pp, "trials": [...]}: the board values
-    the search keeps (none when no assignment beats the current one) and every trial.
-    `play(settings)` plays the tuned set with those board settings on the search's games."""
-    current = {k: v for k, v in board_values(game).items() if k in space.board}
+    """{"values": [[key, from, to]], "before": pp, "after": pp, "outside_before": x,
+    "outside_after": x, "trials": [...]}: the values the search keeps (none when no assignment
+    ranks above the current one), the worst seat and the targets' summed distance outside their
+    ranges before and after, and every trial. `play(settings)` plays the tuned set with those
+    settings on the search's games."""
+    current = searched_values(game, space)
+    targets = space.targets.as_dict()
     bounds, start = {}, {}
     for key, value in current.items():
+        if key.startswith("rules."):
+            bounds[key], start[key] = rule_values(game.rules, key.removeprefix("rules."), space.range), value
+            continue
         for name, i in _names(key, value):
             x = value[i] if i is not None else value
             bounds[name], start[name] = (max(0, x - space.range), x + space.range), x
+    width = [1]  # constraints per evaluation (the same for every assignment the rules accept)
 
-    def evaluate(assignment: dict[str, int]) -> float:
+    def evaluate(assignment: dict):
         try:
-            return seat_objective(RunData(play(settings_of(assignment, current))))
+            run = RunData(play(settings_of(assignment, current)))
         except ConfigError:  # values the rules refuse (slot prices that do not fit the board ...)
-            return float("inf")
+            return (float("inf"), [float("inf")] * width[0]) if targets else float("inf")
+        if not targets:
+            return seat_objective(run)
+        rows = target_rows(run, targets)  # each target's distance outside its range, in range widths
+        outside = (rows["outside"] / (rows["range_high"] - rows["range_low"]).where(lambda w: w > 0, 1)).tolist()
+        width[0] = len(outside)
+        return seat_objective(run), outside
 
-    tried = search_values(evaluate, bounds, [start], space.board_trials, seed)
-    before = next(x for v, x in tried if v == start)
-    best, after = tried[0]
-    keep = best != start and after < before
+    tried = search_values(evaluate, bounds, [start], space.board_trials, seed, constrained=bool(targets))
+    _, before, outside_before = next(t for t in tried if t[0] == start)
+    best, after, outside_after = tried[0]
+    keep = best != start and (outside_after, after) < (outside_before, before)
     chosen = settings_of(best, current) if keep else []
     return {
         "values": [[s.key, current[s.key], v] for s, v in chosen if current[s.key] != v],
         "before": before, "after": after if keep else before,
-        "trials": [{"values": {k: v for k, v in a.items() if v != start[k]}, "worst_seat_pp": x}
-                   for a, x in tried],
+        "outside_before": outside_before, "outside_after": outside_after if keep else outside_before,
+        "trials": [{"values": {k: v for k, v in a.items() if v != start[k]}, "worst_seat_pp": x,
+                    **({"targets_outside": o} if targets else {})} for a, x, o in tried],
     }
