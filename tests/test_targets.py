@@ -94,8 +94,9 @@ def _cards(players, **verdicts):
 
 
 def test_every_target_says_why_one_is_not_met():
+    trials = [{"worst_seat_pp": x} for x in (12.0, 7.5, 3.0)]
     plan = {"unreachable": ["A"], "rounds": [{}, {}], "space": {"cards": ["A", "B", "C"], "range": 2},
-            "board": {"trials": [{}] * 5, "before": 12.0, "after": 7.5, "outside_before": 1.5,
+            "board": {"trials": trials, "before": 12.0, "after": 7.5, "outside_before": 1.5,
                       "outside_after": 0.5}}
     before = _cards(4, A=(3.0, OUT_OF_BAND), B=(2.0, OUT_OF_BAND), C=(0.1, IN_BAND), G=(2.5, OUT_OF_BAND))
     after = _cards(4, A=(2.5, OUT_OF_BAND), B=(1.8, OUT_OF_BAND), C=(0.0, IN_BAND), G=(2.2, OUT_OF_BAND))
@@ -109,6 +110,10 @@ def test_every_target_says_why_one_is_not_met():
     assert cards["why not, best found"] == ("beyond any value within ±2 as predicted: A +2.50 pp; "
                                             "not settled in 2 rounds: B +1.80 pp; not in the space: G +2.20 pp")
     assert table.loc["every seat's win share within the band", "verdict"] == "met"
+    missed = every_target(plan, (before, after), ([seat], [seat]), (optional, optional), 1.0).set_index("target")
+    assert missed.loc["every seat's win share within the band", "why not, best found"] == (
+        "the board and rules stage's best: 7.5 pp from the fair share (worst seat, 3 assignments on the "
+        "search's games; the fairest, 3.0 pp, missed the other targets)")
     hp = table.loc["winning HP within [30, 40]"]
     assert hp["verdict"] == "not met" and "0.50 range widths" in hp["why not, best found"]
     # without a board and rules stage the optional targets were never searched, and the report says so
@@ -117,3 +122,30 @@ def test_every_target_says_why_one_is_not_met():
     assert table.loc["winning HP within [30, 40]", "why not, best found"].startswith("not searched")
     assert "no board value or rule switch" in table.loc["every seat's win share within the band",
                                                         "why not, best found"]
+
+
+def test_the_search_plays_as_many_distinct_assignments_as_asked():
+    calls = []
+
+    def evaluate(v):
+        calls.append(dict(v))
+        return abs(v["x"] - 2) + (v["w"] == "a")
+
+    # a space of ten: sixteen trials play each of the ten once
+    tried = search_values(evaluate, {"x": (0, 4), "w": ["a", "b"]}, [{"x": 0, "w": "a"}], 16, seed=1)
+    assert len(tried) == len(calls) == 10 and tried[0][0] == {"x": 2, "w": "b"}
+    calls.clear()
+    # a larger space: exactly the trials asked for, each a different assignment
+    tried = search_values(evaluate, {"x": (0, 40), "w": ["a", "b"]}, [], 12, seed=1)
+    assert len(tried) == len(calls) == 12 and len({(c["x"], c["w"]) for c in calls}) == 12
+
+
+def test_a_plateau_goes_to_the_fewest_and_smallest_changes():
+    from simcell.tools.tune_board import rank
+
+    start = {"hp": 3, "turn": "marker"}
+    tried = [({"hp": 5, "turn": "rotate"}, 11.0, 0.0), ({"hp": 4, "turn": "rotate"}, 11.0, 0.0),
+             ({"hp": 3, "turn": "rotate"}, 11.0, 0.5), ({"hp": 1, "turn": "marker"}, 7.0, 1.2),
+             ({"hp": 3, "turn": "marker"}, 20.0, 0.0), ({"hp": 4, "turn": "marker"}, 11.0, 0.0)]
+    assert [t[0] for t in rank(tried, start)][:4] == [{"hp": 4, "turn": "marker"}, {"hp": 4, "turn": "rotate"},
+                                                      {"hp": 5, "turn": "rotate"}, {"hp": 3, "turn": "marker"}]

@@ -173,7 +173,19 @@ def test_tune_end_to_end_small(tmp_path):
                                       "--rules", "turn_order", "--board-trials", "3"])
     assert result.exit_code == 0, result.output
     plan = json.loads((out / "tune.json").read_text())
-    assert len(plan["rounds"]) == 2 and plan["rounds"][1]["games"] == 6000
+    first = [r for r in plan["rounds"] if r["pass"] == 1]
+    assert len(first) == 2 and first[1]["games"] == 6000
+    # the board and rules stage kept values: the cards' rounds again under them (a second pass)
+    kept = {k: to for k, _was, to in plan["board"]["values"]}
+    assert [r["pass"] for r in plan["rounds"]] == [1, 1] + ([2, 2] if kept else [])
+    if kept:
+        assert "round 1 (pass 2)" in plan["seconds"]
+        tried = [json.loads((d / "resolved.json").read_text())["game"]["definition"]
+                 for d in (out / "search").iterdir() if d.name.startswith("3000-")]
+        assert any(g["rules"]["turn_order"] == kept.get("rules.turn_order", "marker")
+                   and g["board"]["first_marker_hp"] == kept.get("board.goals.first_marker_hp", 3)
+                   and g["board"]["starting_atp"] == kept.get("board.setup.starting_atp", [2, 3, 4, 5, 6])
+                   for g in tried)
     assert "prune" in plan["seconds"] or not (plan["changes"] or plan["pruned"])
     # the board stage: the current values first, two more assignments; the first round's games
     board = plan["board"]
@@ -317,6 +329,9 @@ def test_the_shipped_tuned_set_is_the_shipped_set_with_its_listed_changes():
                  if getattr(shipped[n], f) != getattr(tuned[n], f)}
         assert found == listed
         assert load_run_config(root / "configs" / f"tuned-{players}p.toml").players == (players,)
-    # one proposal for every player count: the same starting-ATP ladder beside the cards
-    ladders = {tuple(load_run_config(root / "configs" / f"tuned-{p}p.toml").game.board.starting_atp) for p in (2, 3, 4, 5)}
+    # one proposal for every player count: the same starting-ATP ladder and rule switches beside the cards
+    games = [load_run_config(root / "configs" / f"tuned-{p}p.toml").game for p in (2, 3, 4, 5)]
+    ladders = {tuple(g.board.starting_atp) for g in games}
     assert len(ladders) == 1 and ladders != {tuple(load_default_game().board.starting_atp)}
+    assert len({g.rules for g in games}) == 1
+    assert games[0].rules.turn_order == "rotate" and games[0].rules.grey_per_player == 0

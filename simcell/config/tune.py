@@ -57,6 +57,7 @@ class TuneSpace:
     budget_games: int | None = None  # no further search stage once this many games are played
     budget_minutes: float | None = None  # ... or once this long has passed (the holdout still runs)
     rules: tuple[str, ...] = ()  # rule switches searched with the board values (rules.toml keys)
+    second_pass: bool = True  # the card rounds again under the board and rule values the stage keeps
     targets: Targets = Targets()
 
 
@@ -92,6 +93,7 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
         budget_games=budget_games or t.take("budget_games", int, None, minimum=1000),
         budget_minutes=budget_minutes or t.take("budget_minutes", (int, float), None, minimum=0.1),
         rules=tuple(rules if rules is not None else t.take_list("rules", str, [])),
+        second_pass=t.take("second_pass", bool, True),
         targets=_targets(t.table("targets", {})),
     )
     known = board_values(rc.game)
@@ -104,7 +106,7 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
             raise t.error("rules", f"{key!r} is not a rule switch{nearest(key, RULE_KEYS)}; allowed: "
                           f"{allowed(RULE_KEYS)}")
     t.finish(("cards", "fields", "range", "screen_games", "rounds", "confirm_games", "prune", "board",
-              "board_trials", "budget_games", "budget_minutes", "rules", "targets"))
+              "board_trials", "budget_games", "budget_minutes", "rules", "second_pass", "targets"))
     return space
 
 

@@ -102,9 +102,11 @@ def every_target(plan: dict, cards: tuple[pd.DataFrame, pd.DataFrame], seats: tu
     for (sa, sb) in zip(seats_a, seats_b):
         why = ""
         if sb["verdict"] == OUT_OF_BAND:
+            fairest = min((t["worst_seat_pp"] for t in board["trials"]), default=float("inf"))
             why = (f"the board and rules stage's best: {board['after']:.1f} pp from the fair share (worst seat, "
-                   f"{len(board['trials'])} assignments on the search's games)" if searched else
-                   "no board value or rule switch in the space ([tune] board, rules)")
+                   f"{len(board['trials'])} assignments on the search's games"
+                   + (f"; the fairest, {fairest:.1f} pp, missed the other targets" if fairest < board["after"] else "")
+                   + ")" if searched else "no board value or rule switch in the space ([tune] board, rules)")
         rows.append({"players": sb["players"], "target": "every seat's win share within the band",
                      "original": f"{sa['worst seat']} {sa['distance_pp']:+.1f} pp",
                      "tuned": f"{sb['worst seat']} {sb['distance_pp']:+.1f} pp",

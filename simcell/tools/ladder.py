@@ -8,12 +8,16 @@ caller on fresh seeds."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import warnings
 from collections.abc import Callable, Sequence
 
+import numpy as np
 import optuna
 
 MAX_ATP = 10  # the largest starting ATP a seat is offered
+MAX_PROPOSALS = 3  # trials per assignment to play, at most (a repeat is followed by a new one)
 
 
 def search_ladder(evaluate: Callable[[tuple[int, ...]], float], start: tuple[int, ...],
@@ -33,8 +37,8 @@ def search_values(evaluate: Callable[[dict], float | tuple[float, Sequence[float
                   constrained: bool = False) -> list[tuple[dict, float, float]]:
     """(values, objective, excess) of every assignment tried, best first. A name's bounds are a
     whole-number range (low, high) or a list of choices (a rule's words, yes and no). The `first`
-    assignments are tried first, then optuna's TPE (seeded) for the rest of `trials`; an
-    assignment tried once is not played again. With `constrained`, `evaluate` returns the
+    assignments are tried first, then optuna's TPE (seeded) for the rest of `trials` (distinct
+    assignments, or every one of a smaller space); an assignment tried once is not played again. With `constrained`, `evaluate` returns the
     objective and constraints (each met when <= 0): TPE learns where they are met, and the
     assignments meeting them all rank first, the rest by their summed excess."""
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -59,6 +63,35 @@ def search_values(evaluate: Callable[[dict], float | tuple[float, Sequence[float
         trial.set_user_attr("constraints", list(seen[key][2]))
         return seen[key][1]
 
-    study.optimize(objective, n_trials=trials)
+    # TPE proposes assignments it has played again, and in a small space can keep to them:
+    # `trials` counts the assignments played (up to the size of the space), and after a repeat the
+    # next trial is an assignment not yet played, drawn at random (seeded)
+    size = math.prod(len(b) if isinstance(b, list) else b[1] - b[0] + 1 for b in bounds.values())
+    rng = np.random.default_rng(seed)
+    for _ in range(MAX_PROPOSALS * trials):
+        if len(seen) >= min(trials, size):
+            break
+        played = len(seen)
+        study.optimize(objective, n_trials=1)
+        if len(seen) == played:
+            study.enqueue_trial(_unplayed(bounds, seen, rng))
     tried = [(v, x, float(sum(max(c, 0.0) for c in limits))) for v, x, limits in seen.values()]
     return sorted(tried, key=lambda t: (t[2] > 0, t[2], t[1]))
+
+
+def _unplayed(bounds: dict, seen: dict, rng: np.random.Generator) -> dict:
+    """An assignment not yet played, uniformly at random: drawn until new (the space is larger
+    than the trials, so this ends quickly), or from every unplayed one when few are left."""
+    options = {n: list(b) if isinstance(b, list) else list(range(b[0], b[1] + 1)) for n, b in bounds.items()}
+    names = list(options)
+
+    def pick(choice):
+        return {n: options[n][i] for n, i in zip(names, choice)}
+
+    for _ in range(1000):
+        values = pick([int(rng.integers(len(options[n]))) for n in names])
+        if tuple(sorted(values.items())) not in seen:
+            return values
+    left = [c for c in itertools.product(*(range(len(options[n])) for n in names))
+            if tuple(sorted(pick(c).items())) not in seen]
+    return pick(left[int(rng.integers(len(left)))])

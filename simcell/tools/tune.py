@@ -19,7 +19,8 @@ every value at once (docs/decisions.md):
    them are reverted together and measured; those the set still does not need stay reverted.
 4. Board and rules (when `[tune] board` or `rules` names values): the seats' target searched
    over those board values and rule switches on the tuned set, the optional targets of
-   [tune.targets] as constraints (tools/tune_board.py).
+   [tune.targets] as constraints (tools/tune_board.py). When it keeps any, the rounds and the
+   prune run again under them (`second_pass`), from the cards as tuned so far.
 5. Holdout: the original and the tuned set compared by `simcell compare` on a fresh seed at the
    confirmation games, and every target's verdict reported from those games alone.
 """
@@ -85,9 +86,7 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
     slopes, responses = _responses(space, start, state, tunable, types, original, band,
                                    lambda ch: play(ch, n, at_seed, "responses"))
     seconds["responses (and the original set)"] = time.perf_counter() - clock
-    changes: dict[tuple[str, str], int] = {}
     rounds, unreachable = [], set()
-    last: dict[tuple[str, str], tuple[int, np.ndarray]] = {}  # each step: value before, contrast before
     began = time.perf_counter()
     spent: list[str] = []  # the stages the budget left out
 
@@ -100,57 +99,65 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
                       f"min): no {stage}")
         return not over
 
-    for r in range(space.rounds):
-        if r and not within_budget(f"round {r + 1} or later"):
-            break
-        clock = time.perf_counter()
-        if r:
-            n *= 2  # the next round looks closer: inconclusive cards resolve as intervals shrink
-            state = card_state(play(changes, n, at_seed, "search"))
-        beyond = (state["contrast_pp_low"] > band) | (state["contrast_pp_high"] < -band)
-        out = sorted(set(state.loc[beyond & state["name"].isin(list(tunable)), "name"]))
-        goal = objective(state, band)
-        plays.say(f"tune round {r + 1} of {space.rounds}: {n:,} games, {len(out)} cards beyond the band, "
-                  f"objective {goal:.2f} pp beyond the band, {len(changes)} values changed")
-        for (name, f), (before, contrast_before) in list(last.items()):
-            now = changes.get((name, f), original[(name, f)])
-            rows = state[state["name"] == name]
-            if now != before and len(rows) == len(contrast_before):
-                own = float(np.mean((rows["contrast_pp"].to_numpy() - contrast_before) / (now - before)))
-                typed = slopes.get((types[name], f), 0.0)
-                # the card's own response, kept to the sign and within 2x either way of its type's
-                if typed and np.sign(own) == np.sign(typed):
-                    slopes[(name, f)] = float(np.clip(abs(own), abs(typed) / 2, abs(typed) * 2)) * np.sign(typed)
-        last = {}
-        stepped = {}
-        for name in out:
-            step = _step(name, state[state["name"] == name], tunable[name], changes, original,
-                         slopes, types[name], space, band)
-            if step is None:
-                unreachable.add(name)
-                continue
-            key, value, reaches = step
-            (unreachable.discard if reaches else unreachable.add)(name)
-            if value != changes.get(key, original[key]):
-                stepped[key] = value
-                last[key] = (changes.get(key, original[key]),
-                             state.loc[state["name"] == name, "contrast_pp"].to_numpy())
-        rounds.append({"round": r + 1, "games": n, "beyond the band": len(out),
-                       "beyond the band, pp": round(goal, 2), "values changed": len(changes),
-                       "stepped": ", ".join(f"{c}.{f} → {v}" for (c, f), v in sorted(stepped.items()))})
-        for key, value in stepped.items():
-            if value == original[key]:
-                changes.pop(key, None)
-            else:
-                changes[key] = value
-        seconds[f"round {r + 1}"] = time.perf_counter() - clock
-    final, pruned = dict(changes), []
-    if space.prune and final and within_budget("prune"):
-        clock = time.perf_counter()
-        plays.say(f"tune: which of the {len(final)} changes the tuned set needs ({n:,} games)")
-        final, pruned = _prune(final, original, slopes, types, band,
-                               lambda ch: card_state(play(ch, n, at_seed, "prune")))
-        seconds["prune"] = time.perf_counter() - clock
+    def card_pass(changes: dict, state, n: int, extra: list, k: int) -> tuple[dict, list, int]:
+        """The rounds and the prune from `changes` (measured in `state` on n games) with the board
+        and rule `extra` settings: (the changes kept, those pruned, the last round's games)."""
+        name = "" if k == 1 else f" (pass {k})"
+        last: dict[tuple[str, str], tuple[int, np.ndarray]] = {}  # each step: value before, contrast before
+        for r in range(space.rounds):
+            if r and not within_budget(f"round {r + 1}{name} or later"):
+                break
+            clock = time.perf_counter()
+            if r:
+                n *= 2  # the next round looks closer: inconclusive cards resolve as intervals shrink
+                state = card_state(play(changes, n, at_seed, "search", extra))
+            beyond = (state["contrast_pp_low"] > band) | (state["contrast_pp_high"] < -band)
+            out = sorted(set(state.loc[beyond & state["name"].isin(list(tunable)), "name"]))
+            goal = objective(state, band)
+            plays.say(f"tune round {r + 1} of {space.rounds}{name}: {n:,} games, {len(out)} cards beyond the band, "
+                      f"objective {goal:.2f} pp beyond the band, {len(changes)} values changed")
+            for (card, f), (before, contrast_before) in list(last.items()):
+                now = changes.get((card, f), original[(card, f)])
+                rows = state[state["name"] == card]
+                if now != before and len(rows) == len(contrast_before):
+                    own = float(np.mean((rows["contrast_pp"].to_numpy() - contrast_before) / (now - before)))
+                    typed = slopes.get((types[card], f), 0.0)
+                    # the card's own response, kept to the sign and within 2x either way of its type's
+                    if typed and np.sign(own) == np.sign(typed):
+                        slopes[(card, f)] = float(np.clip(abs(own), abs(typed) / 2, abs(typed) * 2)) * np.sign(typed)
+            last, stepped = {}, {}
+            for card in out:
+                step = _step(card, state[state["name"] == card], tunable[card], changes, original,
+                             slopes, types[card], space, band)
+                if step is None:
+                    unreachable.add(card)
+                    continue
+                key, value, reaches = step
+                (unreachable.discard if reaches else unreachable.add)(card)
+                if value != changes.get(key, original[key]):
+                    stepped[key] = value
+                    last[key] = (changes.get(key, original[key]),
+                                 state.loc[state["name"] == card, "contrast_pp"].to_numpy())
+            rounds.append({"pass": k, "round": r + 1, "games": n, "beyond the band": len(out),
+                           "beyond the band, pp": round(goal, 2), "values changed": len(changes),
+                           "stepped": ", ".join(f"{c}.{f} → {v}" for (c, f), v in sorted(stepped.items()))})
+            changes = dict(changes)
+            for key, value in stepped.items():
+                if value == original[key]:
+                    changes.pop(key, None)
+                else:
+                    changes[key] = value
+            seconds[f"round {r + 1}{name}"] = time.perf_counter() - clock
+        pruned = []
+        if space.prune and changes and within_budget(f"prune{name}"):
+            clock = time.perf_counter()
+            plays.say(f"tune: which of the {len(changes)} changes the tuned set needs ({n:,} games){name}")
+            changes, pruned = _prune(changes, original, slopes, types, band,
+                                     lambda ch: card_state(play(ch, n, at_seed, "prune", extra)))
+            seconds[f"prune{name}"] = time.perf_counter() - clock
+        return changes, pruned, n
+
+    final, pruned, n = card_pass({}, state, n, [], 1)
     board: dict = {"values": [], "trials": []}
     if (space.board or space.rules) and within_budget("board and rules stage"):
         clock = time.perf_counter()
@@ -161,7 +168,16 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
                              at_seed)
         seconds["board and rules"] = time.perf_counter() - clock
     settings = [(Setting(k, config_path(k), ()), to) for k, _was, to in board["values"]]
+    if settings and space.second_pass and within_budget("second card pass"):
+        # the kept board and rule values move the cards too: their rounds again, under them
+        n = space.screen_games
+        plays.say(f"tune: the cards again under {', '.join(f'{s.key} = {json.dumps(v)}' for s, v in settings)} "
+                  f"({n:,} games)")
+        state = card_state(play(final, n, at_seed, "search", settings))
+        final, pruned_again, n = card_pass(final, state, n, settings, 2)
+        pruned += pruned_again
     _, tuned_config = write_tuned(config, final, folder, settings)
+    _set_aside(folder / "compare" / "b", tuned_config, plays)
     fresh = holdout_seed(at_seed)
     plays.say(f"tune: the original and the tuned set on fresh seeds ({space.confirm_games:,} games)")
     clock = time.perf_counter()
@@ -185,6 +201,19 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
     }
     (folder / TUNE_FILE).write_text(json.dumps(plan, indent=1))
     return build_tune(folder)
+
+
+def _set_aside(root: Path, tuned_config: Path, plays: Plays) -> None:
+    """A holdout run of another tuned set (a tune run again in its folder proposing other values)
+    is renamed beside it, neither resumed with the new set's games nor lost."""
+    resolved = root / "resolved.json"
+    if not resolved.is_file():
+        return
+    was = json.loads(resolved.read_text())["game"]["content_hash"]
+    if was != load_run_config(tuned_config).game.content_hash:
+        aside = root.with_name(f"{root.name}-{was[:10]}")
+        root.rename(aside)
+        plays.say(f"tune: the holdout run of an earlier proposal is kept as {aside}")
 
 
 def _prune(changes, original, slopes, types, band, measure):

@@ -48,6 +48,17 @@ def searched_values(game, space: TuneSpace) -> dict[str, object]:
     return {**{k: board[k] for k in space.board}, **{f"rules.{k}": getattr(game.rules, k) for k in space.rules}}
 
 
+def rank(tried: list[tuple[dict, float, float]], start: dict) -> list[tuple[dict, float, float]]:
+    """(values, objective, excess) best first: meeting the targets, then nearest them, then the
+    objective; ties (a plateau of the objective) to the fewest changed values, then the smallest
+    steps."""
+    def moves(a: dict) -> tuple[int, int]:
+        return (sum(a[k] != start[k] for k in a),
+                sum(abs(a[k] - start[k]) if isinstance(start[k], int) else a[k] != start[k] for k in a))
+
+    return sorted(tried, key=lambda t: (t[2] > 0, t[2], t[1], moves(t[0])))
+
+
 def search_board(game, space: TuneSpace, play: Callable[[list], Path], seed: int) -> dict:
     """{"values": [[key, from, to]], "before": pp, "after": pp, "outside_before": x,
     "outside_after": x, "trials": [...]}: the values the search keeps (none when no assignment
@@ -78,7 +89,8 @@ def search_board(game, space: TuneSpace, play: Callable[[list], Path], seed: int
         width[0] = len(outside)
         return seat_objective(run), outside
 
-    tried = search_values(evaluate, bounds, [start], space.board_trials, seed, constrained=bool(targets))
+    tried = rank(search_values(evaluate, bounds, [start], space.board_trials, seed, constrained=bool(targets)),
+                 start)
     _, before, outside_before = next(t for t in tried if t[0] == start)
     best, after, outside_after = tried[0]
     keep = best != start and (outside_after, after) < (outside_before, before)
