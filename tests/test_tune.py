@@ -180,6 +180,8 @@ def test_tune_end_to_end_small(tmp_path):
     assert [r["pass"] for r in plan["rounds"]] == [1, 1] + ([2, 2] if kept else [])
     if kept:
         assert "round 1 (pass 2)" in plan["seconds"]
+        again = plan["second_pass"]  # kept only when nearer the band than the first pass's values
+        assert again["games"] == 6000 and again["kept"] == (again["second pass, pp"] < again["first pass, pp"])
         tried = [json.loads((d / "resolved.json").read_text())["game"]["definition"]
                  for d in (out / "search").iterdir() if d.name.startswith("3000-")]
         assert any(g["rules"]["turn_order"] == kept.get("rules.turn_order", "marker")

@@ -101,6 +101,13 @@ def build_tune(folder: Path) -> Path:
         sec.tables.append(Table("tune_board", "Board values and rule switches (key, from → to)",
                                 pd.DataFrame([[k, json.dumps(a), json.dumps(b)] for k, a, b in kept],
                                              columns=["key", "from", "to"])))
+    again = plan.get("second_pass")
+    if again:
+        sec.text.append(
+            f"The cards' rounds then ran again under the kept board and rule values (the second pass): "
+            f"{again['second pass, pp']:.1f} pp beyond the band against {again['first pass, pp']:.1f} with the "
+            f"first pass's values, on {again['games']:,} games per player count; "
+            + ("its changes are kept." if again["kept"] else "its changes are not kept, the first pass's are."))
     pruned = plan.get("pruned", [])
     if pruned:
         sec.text.append(

@@ -20,7 +20,8 @@ every value at once (docs/decisions.md):
 4. Board and rules (when `[tune] board` or `rules` names values): the seats' target searched
    over those board values and rule switches on the tuned set, the optional targets of
    [tune.targets] as constraints (tools/tune_board.py). When it keeps any, the rounds and the
-   prune run again under them (`second_pass`), from the cards as tuned so far.
+   prune run again under them (`second_pass`), from the cards as tuned so far; that pass is
+   kept only when it leaves the cards nearer the band than the first pass's values did.
 5. Holdout: the original and the tuned set compared by `simcell compare` on a fresh seed at the
    confirmation games, and every target's verdict reported from those games alone.
 """
@@ -168,14 +169,24 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
                              at_seed)
         seconds["board and rules"] = time.perf_counter() - clock
     settings = [(Setting(k, config_path(k), ()), to) for k, _was, to in board["values"]]
+    again: dict = {}
     if settings and space.second_pass and within_budget("second card pass"):
         # the kept board and rule values move the cards too: their rounds again, under them
         n = space.screen_games
         plays.say(f"tune: the cards again under {', '.join(f'{s.key} = {json.dumps(v)}' for s, v in settings)} "
                   f"({n:,} games)")
         state = card_state(play(final, n, at_seed, "search", settings))
-        final, pruned_again, n = card_pass(final, state, n, settings, 2)
-        pruned += pruned_again
+        first = final
+        second, pruned_again, n = card_pass(final, state, n, settings, 2)
+        # kept only when it brings the cards nearer the band than the first pass's values, both
+        # under the kept settings on the last round's games (coordinate descent can overshoot)
+        goals = [objective(card_state(play(ch, n, at_seed, "prune", settings)), band) for ch in (first, second)]
+        again = {"games": n, "first pass, pp": round(goals[0], 2), "second pass, pp": round(goals[1], 2),
+                 "kept": goals[1] < goals[0]}
+        plays.say(f"tune: the second pass {'is kept' if again['kept'] else 'is not kept'}: {goals[1]:.2f} pp beyond "
+                  f"the band against {goals[0]:.2f} pp with the first pass's values ({n:,} games)")
+        if again["kept"]:
+            final, pruned = second, pruned + pruned_again
     _, tuned_config = write_tuned(config, final, folder, settings)
     _set_aside(folder / "compare" / "b", tuned_config, plays)
     fresh = holdout_seed(at_seed)
@@ -191,7 +202,7 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
         "changes": [[c, types[c], f, original[(c, f)], v] for (c, f), v in sorted(final.items())],
         "rounds": rounds, "responses": responses,
         "pruned": [[c, types[c], f, original[(c, f)], v] for c, f, v in pruned],
-        "board": board,
+        "board": board, "second_pass": again,
         "slopes": {f"{t}.{f}": s for (t, f), s in slopes.items()},
         "unreachable": sorted(unreachable),
         "budget": {"games": space.budget_games, "minutes": space.budget_minutes, "left out": spent},
