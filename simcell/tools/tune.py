@@ -166,7 +166,7 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
                   f"{' within the targets' if space.targets.as_dict() else ''} "
                   f"({space.board_trials} trials of {space.screen_games:,} games)")
         board = search_board(rc.game, space, lambda extra: play(final, space.screen_games, at_seed, "board", extra),
-                             at_seed)
+                             at_seed, plays.say)
         seconds["board and rules"] = time.perf_counter() - clock
     settings = [(Setting(k, config_path(k), ()), to) for k, _was, to in board["values"]]
     again: dict = {}

@@ -59,12 +59,13 @@ def rank(tried: list[tuple[dict, float, float]], start: dict) -> list[tuple[dict
     return sorted(tried, key=lambda t: (t[2] > 0, t[2], t[1], moves(t[0])))
 
 
-def search_board(game, space: TuneSpace, play: Callable[[list], Path], seed: int) -> dict:
+def search_board(game, space: TuneSpace, play: Callable[[list], Path], seed: int,
+                 say: Callable[[str], None] = lambda _text: None) -> dict:
     """{"values": [[key, from, to]], "before": pp, "after": pp, "outside_before": x,
     "outside_after": x, "trials": [...]}: the values the search keeps (none when no assignment
     ranks above the current one), the worst seat and the targets' summed distance outside their
     ranges before and after, and every trial. `play(settings)` plays the tuned set with those
-    settings on the search's games."""
+    settings on the search's games; `say` hears each trial's result and the best so far."""
     current = searched_values(game, space)
     targets = space.targets.as_dict()
     bounds, start = {}, {}
@@ -76,18 +77,25 @@ def search_board(game, space: TuneSpace, play: Callable[[list], Path], seed: int
             x = value[i] if i is not None else value
             bounds[name], start[name] = (max(0, x - space.range), x + space.range), x
     width = [1]  # constraints per evaluation (the same for every assignment the rules accept)
+    scored: list[tuple[dict, float, float]] = []
 
     def evaluate(assignment: dict):
         try:
             run = RunData(play(settings_of(assignment, current)))
         except ConfigError:  # values the rules refuse (slot prices that do not fit the board ...)
             return (float("inf"), [float("inf")] * width[0]) if targets else float("inf")
-        if not targets:
-            return seat_objective(run)
-        rows = target_rows(run, targets)  # each target's distance outside its range, in range widths
-        outside = (rows["outside"] / (rows["range_high"] - rows["range_low"]).where(lambda w: w > 0, 1)).tolist()
-        width[0] = len(outside)
-        return seat_objective(run), outside
+        x = seat_objective(run)
+        outside = []
+        if targets:
+            rows = target_rows(run, targets)  # each target's distance outside its range, in range widths
+            outside = (rows["outside"] / (rows["range_high"] - rows["range_low"]).where(lambda w: w > 0, 1)).tolist()
+            width[0] = len(outside)
+        scored.append((assignment, x, sum(outside)))
+        _, best_x, best_out = rank(scored, start)[0]
+        say(f"tune: board and rules trial {len(scored)} of {space.board_trials}: worst seat {x:.1f} pp"
+            + (f", targets {sum(outside):.2f} range widths outside" if targets else "")
+            + f"; best so far {best_x:.1f} pp" + (f", {best_out:.2f} outside" if targets else ""))
+        return (x, outside) if targets else x
 
     tried = rank(search_values(evaluate, bounds, [start], space.board_trials, seed, constrained=bool(targets)),
                  start)
