@@ -197,7 +197,7 @@ class Session:
         with self.lock:
             self.generation = n
             if self.current is not None:
-                for fut in self.current.flying.values():
+                for fut in list(self.current.flying.values()):  # done callbacks remove theirs
                     fut.cancel()
             self.current = SetRun(n, edit, rc.game) if edit.values else None
             self.lock.notify_all()
