@@ -34,6 +34,7 @@ from tests.test_block_aggregates import slide_scenario
 PLANTED, JUNK, CLONE_A, CLONE_B = 1, 2, 3, 4  # enzyme ids in the shipped set
 PLAYERS = 3
 GAMES = 6000
+KEPT_HP = 2  # the planted deck's enzymes: worth keeping when dealt (uniform_deck)
 BAND = 1.0
 
 
@@ -64,12 +65,19 @@ def write_deck(path: Path, cards: list[tuple]) -> Path:
 
 def uniform_deck(folder: Path, planted: bool) -> Path:
     """A cards file in which every card of a type has the first card of that type's values;
-    with `planted`, enzyme PLANTED has +3 HP and enzyme JUNK +3 ATP."""
+    with `planted`, enzyme PLANTED has +3 HP and enzyme JUNK +3 ATP, and every enzyme
+    KEPT_HP more HP: a competent player hands back a junk card when dealt it, so junk costs its
+    holder something only where the card it displaces from the kept hand is one worth keeping
+    (with the shipped first enzyme's 2 HP, an enzyme is the card handed back anyway)."""
     game = load_default_game()
     reference = {}
     for c in game.cards:
         reference.setdefault(c.type, c)
-    added = {PLANTED: {"hp": 3}, JUNK: {"atp": 3}} if planted else {}
+    added = {}
+    if planted:
+        added = {c.id: {"hp": KEPT_HP} for c in game.cards if c.type == "enzyme"}
+        added[PLANTED] = {"hp": KEPT_HP + 3}
+        added[JUNK] = {"hp": KEPT_HP, "atp": 3}
     return write_deck(folder / ("planted.toml" if planted else "uniform.toml"),
                       [(c, c.type, reference[c.type], added.get(c.id, {})) for c in game.cards])
 
@@ -344,10 +352,13 @@ TYPE_BAND = 1.0
 
 
 def one_card_deck(folder: Path, planted: bool) -> Path:
+    """Every card the shipped first enzyme; with `planted`, the enzyme-labelled ones +1 HP. The
+    plant is small because it moves the all-card mean: the other labels' true gap is -10/43 of
+    the enzymes' effect, which a larger plant (kept whenever dealt) pushes past the band."""
     game = load_default_game()
     ref = next(c for c in game.cards if c.type == "enzyme")
     return write_deck(folder / ("one-card-planted.toml" if planted else "one-card.toml"),
-                      [(c, "enzyme", ref, {"hp": 2} if planted and c.type == "enzyme" else {})
+                      [(c, "enzyme", ref, {"hp": 1} if planted and c.type == "enzyme" else {})
                        for c in game.cards])
 
 

@@ -24,8 +24,8 @@ games = {games}
 seed = {seed}
 
 [[field]]
-name = "greedy"
-policy = "greedy"
+name = "planner"
+policy = "planner"
 """
 INSULIN = '\n[overrides.cards."Insulin"]\natp = {atp}\n'  # shipped: 1 ATP
 
@@ -74,10 +74,10 @@ def test_runs_that_cannot_be_paired_are_refused(runs, tmp_path):
     with pytest.raises(CompareError, match="player counts"):
         pairing(a, RunData(tmp_path / "p4"), unpaired=True)  # never, even unpaired
     fields = tmp_path / "fields.toml"
-    fields.write_text(BASE.format(games=6000, seed=5).replace('policy = "greedy"', 'policy = "planner"'))
-    Runner(fields, RunOptions(out=tmp_path / "planner", workers=1)).run()
+    fields.write_text(BASE.format(games=6000, seed=5).replace('policy = "planner"', 'policy = "greedy"'))
+    Runner(fields, RunOptions(out=tmp_path / "greedy", workers=1)).run()
     with pytest.raises(CompareError, match="policy fields"):
-        pairing(a, RunData(tmp_path / "planner"), unpaired=True)
+        pairing(a, RunData(tmp_path / "greedy"), unpaired=True)
     result = CliRunner().invoke(app, ["compare", str(runs["a"]), str(runs["atp_other_seed"]),
                                       "--out", str(tmp_path / "x")])
     assert result.exit_code == 2

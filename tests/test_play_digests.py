@@ -22,12 +22,12 @@ SEED, GAMES, BLOCKS = 7, 300, 8
 FIELDS = [(policy, players) for policy in ("greedy", "planner", "detox_goals") for players in (2, 5)]
 
 DIGESTS = {
-    ("greedy", 2): "ce4f458c3a08cb78",
-    ("greedy", 5): "a7e05965b9020ed5",
-    ("planner", 2): "f4c6c0067b344d97",
-    ("planner", 5): "539e5cde5b89ddb6",
-    ("detox_goals", 2): "030fb860ac1582da",
-    ("detox_goals", 5): "89972dd729d4b2d6",
+    ("greedy", 2): "3ecd74bdd7b459fe",
+    ("greedy", 5): "963b84f6ea2a204f",
+    ("planner", 2): "6f1adf4c7fd99af6",
+    ("planner", 5): "b2906598173ad505",
+    ("detox_goals", 2): "29f8ecf5455e6635",
+    ("detox_goals", 5): "8465b9fd74240cae",
 }
 
 

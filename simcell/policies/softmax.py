@@ -68,6 +68,26 @@ def softmax_pick(values, n, temperature, key):
 
 
 @kernel_jit_inline
+def best_draw(values, n, best, key):
+    """The best of values[:n], drawn uniformly among exactly equal best values: identical cards
+    must measure alike, which a tie broken by position would not let them."""
+    top = values[best]
+    ties = 0
+    for i in range(best, n):
+        if values[i] == top:
+            ties += 1
+    if ties == 1:
+        return best
+    k = np.int64(splitmix64(key) % np.uint64(ties))
+    for i in range(best, n):
+        if values[i] == top:
+            if k == 0:
+                return i
+            k -= 1
+    return best
+
+
+@kernel_jit_inline
 def softmax_draw(values, n, best, temperature, key):
     """softmax_pick with `best`, the index of the best value (the first of equal ones), known:
     the heuristic evaluator finds it as it values the actions."""

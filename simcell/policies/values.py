@@ -49,6 +49,10 @@ from simcell.vocabulary import (
 )
 
 
+# far below any difference of worth the evaluator makes, far above float64's rounding of them
+RETURN_TIE = 1e-9
+
+
 class EvalContext(NamedTuple):
     """What one decision's values read (heuristic.evaluator_context fills it once a decision)."""
 
@@ -241,7 +245,11 @@ def setup_value(ev, gt, code):
     value = 0.0
     p1 = code_p1(code)
     if code_kind(code) == ACT_RETURN:
-        value -= acquire_value(v, gt, params, ws, p1, -1.0)
+        value += acquire_value(v, gt, params, ws, p1, -1.0)
+        # between dealt cards worth the same, hand back the one dearer for its HP: so of two
+        # cards where one is at least as good in every figure, the better is never returned
+        value += RETURN_TIE * (gt.card_atp[p1] + gt.card_protein[p1] + gt.card_carb[p1]
+                               + gt.card_lipid[p1] - gt.card_hp[p1] - gt.card_bonus[p1])
         if gt.card_type[p1] == ADDITIONAL_RESOURCE:
             d = card_gain(gt, p1, -1.0, d)
     else:
