@@ -484,6 +484,40 @@ def probe(
 
 
 @app.command()
+def exploit(
+    config: Path = typer.Argument(..., help="Run config whose first field's policy is deviated from."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: exploit-CONFIG)."),
+    games: int | None = typer.Option(None, "--games", "-n", min=1, help="Games per run (default: "
+                                     "the config's, at most 20,000; one run per deviation and "
+                                     "player count, and a baseline)."),
+    holdout_games: int | None = typer.Option(None, "--holdout-games", min=1, help="Games of the "
+                                             "best deviation's fresh replay (default: twice --games)."),
+    seed: int | None = _SEED,
+    players: list[int] | None = _PLAYERS,
+    workers: int | None = _WORKERS,
+    dask: str | None = _DASK,
+    force: bool = _FORCE,
+    quiet: bool = _QUIET,
+) -> None:
+    """The field's exploitability: the most win share one player gains by deviating from the
+    field's policy (each card type's weight, the goal and First Player Marker worths, each
+    resource's worth, up and down) while the others keep it, every seat in turn, paired with the
+    field on the same games; the best deviation replayed on fresh games. Name the folder as
+    `exploit` in a run config's report table to quote it in the report's summary."""
+    from simcell.tools.exploit import run_exploit
+
+    folder = out or Path(f"exploit-{config.stem}")
+    plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
+    written = _tool(run_exploit, config, folder, plays, games=games, seed=seed,
+                    holdout_games=holdout_games)
+    typer.echo(f"exploit: {written / 'report.html'} (and exploit.json, tables/*.csv)")
+    from simcell.reports.exploit import exploit_sentences
+
+    for line in exploit_sentences(written):
+        typer.echo(line)
+
+
+@app.command()
 def tune(
     config: Path = typer.Argument(..., help="Run config whose card values to tune ([tune] table "
                                   "optional)."),

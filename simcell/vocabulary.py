@@ -521,3 +521,4 @@ RUNNER_AGGREGATES = {
 # A `simcell calibrate` folder's measured ATP equivalent, read by the reports and, for bands
 # set in ATP ([report.bands] seat_win_share_atp), by the config layer.
 CALIBRATION_FILE = "calibration.json"
+EXPLOIT_FILE = "exploit.json"  # what simcell exploit writes in its folder (config [report] exploit)

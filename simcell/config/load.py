@@ -30,7 +30,7 @@ from simcell.config.errors import allowed, nearest
 from simcell.config.model import RULE_KEYS, GameDefinition
 from simcell.config.overrides import apply_overrides
 from simcell.config.tables import Table, read_toml
-from simcell.vocabulary import CALIBRATION_FILE, MAX_PLAYERS, MIN_PLAYERS
+from simcell.vocabulary import CALIBRATION_FILE, EXPLOIT_FILE, MAX_PLAYERS, MIN_PLAYERS
 from simcell.policies.registry import BUILTIN_POLICIES, LABEL_MARK, builtin, builtin_name, is_user_policy
 
 DATA_KINDS = ("board", "rules", "cards", "events", "goals", "epigenetic")
@@ -76,6 +76,7 @@ class ReportSettings:
     # with the seat band in ATP: the calibration folder, and the band in pp at each player count
     calibration: str | None = None
     seat_band_pp: tuple[tuple[int, float], ...] = ()
+    exploit: str | None = None  # a folder of simcell exploit, quoted in the summary
 
 
 @dataclass(frozen=True)
@@ -370,7 +371,23 @@ def _parse_report(t: Table, base: Path, players: tuple[int, ...]) -> ReportSetti
         calibration, by_players = _seat_band_pp(t, bands[SEAT_ATP], base, players)
     elif t.has("calibration"):
         t.take("calibration", str)  # read (a run may name its calibration) but not needed
-    t.finish(("blocks", "bands", "calibration"))
+    exploit = _exploit_folder(t, base) if t.has("exploit") else None
+    t.finish(("blocks", "bands", "calibration", "exploit"))
     left_default = tuple(k for k in default_bands if not bands_t.has(k))
     return ReportSettings(blocks=blocks, bands=tuple(bands.items()), default_bands=left_default,
-                          calibration=calibration, seat_band_pp=by_players)
+                          calibration=calibration, seat_band_pp=by_players, exploit=exploit)
+
+
+def _exploit_folder(t: Table, base: Path) -> str:
+    """[report] exploit: a folder simcell exploit wrote, with its exploitability measured."""
+    folder = Path(t.take("exploit", str))
+    folder = folder if folder.is_absolute() else base / folder
+    path = folder / EXPLOIT_FILE
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))["exploitability"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise t.error("exploit", f"cannot read the exploitability in {path}: {exc}; measure it "
+                      "with simcell exploit") from None
+    if not rows:
+        raise t.error("exploit", f"{path} has no exploitability yet: let simcell exploit finish")
+    return str(folder.resolve())

@@ -83,7 +83,8 @@ def resolved_config(rc: RunConfig, segments: list[Segment]) -> dict:
                    "default_bands": list(rc.report.default_bands)}
                   | ({"calibration": rc.report.calibration,
                       "seat_band_pp": {str(p): v for p, v in rc.report.seat_band_pp}}
-                     if rc.report.seat_band_pp else {}),
+                     if rc.report.seat_band_pp else {})
+                  | ({"exploit": rc.report.exploit} if rc.report.exploit else {}),
         "game": {"content_hash": rc.game.content_hash, "definition": dataclasses.asdict(rc.game)},
     }
     return json.loads(json.dumps(resolved))  # as it reads back from resolved.json

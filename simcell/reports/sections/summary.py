@@ -4,10 +4,13 @@ other sections show (their CSV data), so the summary cannot say what the section
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
 from simcell.reports.data import RunData
+from simcell.reports.exploit import exploit_sentences
 from simcell.reports.intervals import IN_BAND, OUT_OF_BAND
 from simcell.reports.render import Section
 from simcell.reports.sections.seats import rounds_held
@@ -185,5 +188,7 @@ def build(run: RunData, tables: dict[str, pd.DataFrame], bands: dict[str, float]
                                      tables["seat_advantage"])
     sentences += type_sentence(tables.get("card_types", empty), bands["card_type_pp"])
     sentences += card_sentence(tables.get("card_strength", empty), bands["card_open_hand_pp"])
+    if run.resolved["report"].get("exploit"):
+        sentences += exploit_sentences(Path(run.resolved["report"]["exploit"]))
     sec.text += [f"- {s}" for s in sentences]
     return sec
