@@ -36,7 +36,7 @@ G.play_chunk(game, players, 1, 0, n, seating)  # load the cache, size the buffer
 best = 0.0
 for _ in range(3):
     t = time.perf_counter()
-    G.play_chunk_columns(game, players, 1, 0, n, seating, n, 64, False, G._user_fn(seating, G.Path(".")))
+    G.play_chunk_columns(game, players, 1, 0, n, seating, n, 64, False, G.user_fn(seating, G.Path(".")))
     best = max(best, n / (time.perf_counter() - t))
 print(best)
 """
