@@ -26,8 +26,8 @@ DIGESTS = {
     ("greedy", 5): "963b84f6ea2a204f",
     ("planner", 2): "6f1adf4c7fd99af6",
     ("planner", 5): "b2906598173ad505",
-    ("detox_goals", 2): "29f8ecf5455e6635",
-    ("detox_goals", 5): "8465b9fd74240cae",
+    ("detox_goals", 2): "1bc64987165863f3",
+    ("detox_goals", 5): "3ecb4abfe490fc71",
 }
 
 

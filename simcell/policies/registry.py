@@ -132,7 +132,7 @@ BUILTIN_POLICIES: dict[str, BuiltinPolicy] = {
         w_enzyme=0.8, w_protein_hormone=0.8, w_protein_receptor=0.8, w_steroid_hormone=1.5,
         w_steroid_receptor=1.5),
     "detox_goals": _planner(
-        "planner that favours Detoxification and goal markers", w_detox=2.5, goal=0.8,
+        "planner that favours Detoxification and goal markers", w_detox=1.5, goal=0.8,
         first_player=0.4),
     "balanced": _planner("planner with every card type weighted alike (planner's defaults)"),
 }
