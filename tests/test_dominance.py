@@ -159,7 +159,7 @@ def test_a_better_card_is_never_worth_less_in_any_valuation(players) -> None:
     base = _base()
     checked = {v: 0 for v in VALUATIONS}
     for policy in POLICIES:
-        for st, gt in _states(players, policy, 3, 4, 101 + players):
+        for st, gt in _states(players, policy, 6, 5, 101 + players):
             for card in visible_cards(st):
                 before = valuations(st, gt, card)
                 for change, better in better_versions(base.cards[card]):

@@ -119,14 +119,24 @@ def _route_by_type(gt, st, seat, card, stage, goal_bonus):
                 miss += (load - stock[res]) / PER_PLACEMENT[res]
     hp = float(gt.card_hp[card])
     done = int(st.completed[seat])
+    hand = int(st.hand[seat])
     partner = {"protein_receptor": "protein_hormone", "steroid_receptor": "steroid_hormone"}
-    if t in partner:
-        hp += int(gt.card_bonus[card]) * int(st.completed_by_type[seat, CARD_TYPES.index(partner[t])])
+
+    def in_hand(kind):
+        return sum(1 for c in range(64) if hand >> c & 1 and gt.card_in_game[c]
+                   and CARD_TYPES[gt.card_type[c]] == kind)
+
+    if t in partner:  # each completed hormone of its kind, and half of each in hand
+        hp += int(gt.card_bonus[card]) * (int(st.completed_by_type[seat, CARD_TYPES.index(partner[t])])
+                                          + 0.5 * in_hand(partner[t]))
     for receptor, hormone in partner.items():
-        if t == hormone:
+        if t == hormone:  # each completed receptor of its kind's bonus, then half of each in hand
             for c in range(64):
                 if done >> c & 1 and CARD_TYPES[gt.card_type[c]] == receptor:
                     hp += gt.card_bonus[c]
+            for c in range(64):
+                if hand >> c & 1 and gt.card_in_game[c] and CARD_TYPES[gt.card_type[c]] == receptor:
+                    hp += 0.5 * gt.card_bonus[c]
     hp += goal_bonus[gt.card_type[card]]
     if st.completed_by_type[seat, gt.card_type[card]] == 0:
         hp += goal_bonus[6]
@@ -152,6 +162,7 @@ def test_card_route_tables_give_the_type_by_type_reading() -> None:
         st.discount[seat] = rng.integers(0, 2, st.discount.shape[1])
         st.completed_by_type[seat] = rng.integers(0, 3, st.completed_by_type.shape[1])
         st.completed[seat] = np.int64(sum(1 << c for c in cards if c < 63 and rng.random() < 0.3))
+        st.hand[seat] = np.int64(sum(1 << c for c in cards if c < 63 and rng.random() < 0.15))
         st.goal_mark[:, seat] = rng.integers(0, 2, st.goal_mark.shape[0])
         for card in cards:
             vesicle = CARD_TYPES[gt.card_type[card]] in VESICLE_TYPES

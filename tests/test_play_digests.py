@@ -22,12 +22,12 @@ SEED, GAMES, BLOCKS = 7, 300, 8
 FIELDS = [(policy, players) for policy in ("greedy", "planner", "detox_goals") for players in (2, 5)]
 
 DIGESTS = {
-    ("greedy", 2): "3ecd74bdd7b459fe",
-    ("greedy", 5): "963b84f6ea2a204f",
-    ("planner", 2): "6f1adf4c7fd99af6",
-    ("planner", 5): "b2906598173ad505",
-    ("detox_goals", 2): "1bc64987165863f3",
-    ("detox_goals", 5): "3ecb4abfe490fc71",
+    ("greedy", 2): "2af16aa06ff7318d",
+    ("greedy", 5): "a55c8b1cc49f151b",
+    ("planner", 2): "eca28011a72e5c71",
+    ("planner", 5): "970c61b1a1846ea7",
+    ("detox_goals", 2): "6f6aad2a05ce2558",
+    ("detox_goals", 5): "5bb6c015e1f31ffe",
 }
 
 

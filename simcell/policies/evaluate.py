@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcell.kernel.bits import lowest_bit
+from simcell.kernel.bits import lowest_bit, popcount
 from simcell.kernel.costs import completion_atp
 from simcell.kernel.scoring import completed_in
 from simcell.vocabulary import (
@@ -79,9 +79,36 @@ PLACEMENTS_FOR = np.array([[x / PER_PLACEMENT[r] for x in range(PLACEMENTS_TABLE
 
 # -- what things are worth ----------------------------------------------------------------------
 # goal_bonus[t]: end bonus HP one more completed card of type t earns from the goals the seat has
-# marked (per_completed); goal_bonus[GOAL_NEW_TYPE]: the extra if it is the seat's first of its
-# type (per_distinct_types). Filled once per decision by goal_bonuses.
+# marked (per_completed, and the better chance in a most_completed race); goal_bonus[GOAL_NEW_TYPE]:
+# the extra if it is the seat's first of its type (per_distinct_types). Filled once per decision
+# by goal_bonuses.
 GOAL_NEW_TYPE = 6
+
+# The seat's chance of winning a most_completed goal at the end by its lead now (its cards of the
+# goal's types minus the most any rival has), at leads -2, -1, 0, +1, +2 and beyond; between
+# whole leads, linear (race_chance).
+RACE_CHANCE = np.array([0.05, 0.1, 0.4, 0.8, 0.95])
+
+
+@kernel_jit_inline
+def race_chance(lead):
+    """The chance of winning a most_completed race at `lead` (RACE_CHANCE, linear between whole
+    leads, flat beyond +-2): it never falls as the lead grows."""
+    x = min(max(lead, -2.0), 2.0) + 2.0
+    i = min(int(x), 3)
+    f = x - i
+    return RACE_CHANCE[i] * (1.0 - f) + RACE_CHANCE[i + 1] * f
+
+
+@kernel_jit_inline
+def race_lead(v, gt, bits):
+    """The seat's completed cards of the types in `bits` minus the most any rival completed."""
+    s = v.seat
+    best = 0
+    for o in range(gt.players):
+        if o != s:
+            best = max(best, completed_in(v.completed_by_type, o, bits))
+    return completed_in(v.completed_by_type, s, bits) - best
 
 
 @kernel_jit_inline
@@ -100,26 +127,42 @@ def goal_bonuses(v, gt, goal_bonus):
                     goal_bonus[t] += gt.goal_hp[g]
         elif crit == GC_PER_DISTINCT_TYPES:
             goal_bonus[GOAL_NEW_TYPE] += gt.goal_hp[g]
+        elif crit == GC_MOST_COMPLETED:
+            # one more card of the race's types raises the seat's lead by one: the bonus times
+            # the better chance of winning the race (never negative)
+            lead = np.float64(race_lead(v, gt, gt.goal_types[g]))
+            gain = gt.goal_hp[g] * (race_chance(lead + 1.0) - race_chance(lead))
+            for t in range(GOAL_NEW_TYPE):
+                if (gt.goal_types[g] >> t) & 1:
+                    goal_bonus[t] += gain
 
 
 @kernel_jit_inline
 def completion_hp(v, gt, goal_bonus, card):
-    """HP the seat scores now and at the end by completing `card`: its HP, receptor bonuses it
-    adds, and per_completed / per_distinct goal bonuses on goals the seat has marked (goal_bonus,
-    from goal_bonuses: whole numbers, so the sum is the same in any order)."""
+    """HP the seat scores now and at the end by completing `card`: its HP, the receptor bonuses
+    it adds, and the goal bonuses on goals the seat has marked (goal_bonus, from goal_bonuses).
+    A receptor's bonus counts each completed hormone of its kind and half of each in hand; a
+    hormone adds the bonus of each completed receptor of its kind and half of each in hand (a
+    card in hand is completed later as often as not)."""
     s = v.seat
     t = gt.card_type[card]
     hp = np.float64(gt.card_hp[card])
     # from the card's route tables, with no branch on its type (GameTables.card_plan): a
-    # receptor's bonus per completed hormone of its kind (any other card adds 0, exactly
-    # nothing), and for a hormone each completed matching receptor's bonus (card_match is 0
-    # for any other card)
-    hp += gt.card_plan[card, CP_PARTNER_BONUS] * v.completed_by_type[s, gt.card_plan[card, CP_PARTNER]]
+    # receptor's bonus per hormone of its kind (any other card adds 0, exactly nothing), and for
+    # a hormone each matching receptor's bonus (card_match is 0 for any other card)
+    partner = gt.card_plan[card, CP_PARTNER]
+    hp += gt.card_plan[card, CP_PARTNER_BONUS] * (
+        v.completed_by_type[s, partner] + 0.5 * popcount(v.hand & gt.type_mask[partner]))
     done = v.completed[s] & gt.card_match[card]
     while done != 0:
         c = lowest_bit(done)
         done &= done - np.int64(1)
         hp += gt.card_bonus[c]
+    held = v.hand & gt.card_match[card]
+    while held != 0:
+        c = lowest_bit(held)
+        held &= held - np.int64(1)
+        hp += 0.5 * gt.card_bonus[c]
     hp += goal_bonus[t]
     hp += goal_bonus[GOAL_NEW_TYPE] if v.completed_by_type[s, t] == 0 else 0.0
     return hp
@@ -135,31 +178,31 @@ def card_worth(v, gt, params, goal_bonus, card):
 
 
 @kernel_jit_inline
+def held_of(v, gt, bits):
+    """Cards of the types in `bits` in the seat's hand."""
+    held = 0
+    cards = v.hand
+    while cards != 0:
+        c = lowest_bit(cards)
+        cards &= cards - np.int64(1)
+        if (bits >> gt.card_type[c]) & 1:
+            held += 1
+    return held
+
+
+@kernel_jit_inline
 def goal_expectation(v, gt, gi):
-    """The seat's expected end bonus from goal gi if it holds a marker there."""
+    """The seat's expected end bonus from goal gi if it holds a marker there (a card of the
+    goal's types in hand counts half a completed one)."""
     s = v.seat
     g = v.goals[gi]
     crit = gt.goal_criterion[g]
     hp = gt.goal_hp[g]
     bits = gt.goal_types[g]
     if crit == GC_PER_COMPLETED:
-        held = 0
-        cards = v.hand
-        while cards != 0:
-            c = lowest_bit(cards)
-            cards &= cards - np.int64(1)
-            if (bits >> gt.card_type[c]) & 1:
-                held += 1
-        return hp * (completed_in(v.completed_by_type, s, bits) + 0.5 * held + 0.5)
+        return hp * (completed_in(v.completed_by_type, s, bits) + 0.5 * held_of(v, gt, bits) + 0.5)
     if crit == GC_MOST_COMPLETED:
-        mine = completed_in(v.completed_by_type, s, bits)
-        best = 0
-        for o in range(gt.players):
-            if o != s:
-                best = max(best, completed_in(v.completed_by_type, o, bits))
-        if mine > best:
-            return hp * 0.8
-        return hp * (0.4 if mine == best else 0.1)
+        return hp * race_chance(race_lead(v, gt, bits) + 0.5 * held_of(v, gt, bits))
     if crit == GC_PER_DISTINCT_TYPES:
         n = 0
         for t in range(6):
@@ -199,19 +242,28 @@ def vesicle_stage(v, gt, card):
 
 
 @kernel_jit_inline
-def add_card_need(v, gt, ws, card, weight, need):
-    """Add what completing `card` still takes from personal stock to need[resource] (an
+def card_need(v, gt, ws, card):
+    """What completing `card` still takes from personal stock, as five stock amounts (an
     Additional Resource card, held only during setup, needs nothing), its vesicle's stage read
     from the card workspace (0 for a card without a vesicle, prepare_cards)."""
+    n = (0.0, 0.0, 0.0, 0.0, 0.0)
     if gt.card_type[card] == ADDITIONAL_RESOURCE:
-        return
-    need[ATP] += weight * completion_atp(gt, v.cost_discount, v.seat, card)
+        return n
+    n = plus(n, ATP, np.float64(completion_atp(gt, v.cost_discount, v.seat, card)))
     # the card's two slots (vocabulary.CP_*), with no branch on its type: a slot a card does not
-    # have, or has already served (its vesicle's stage), adds weight * 0, exactly nothing
+    # have, or has already served (its vesicle's stage), adds 0, exactly nothing
     stage = ws[WS_STAGE, card]
     plan = gt.card_plan
-    need[plan[card, CP_A_RES]] += weight * (plan[card, CP_A_N] * np.int64(stage < 2))
-    need[plan[card, CP_B_RES]] += weight * (plan[card, CP_B_N] * np.int64(stage < 1))
+    n = plus(n, plan[card, CP_A_RES], np.float64(plan[card, CP_A_N] * np.int64(stage < 2)))
+    return plus(n, plan[card, CP_B_RES], np.float64(plan[card, CP_B_N] * np.int64(stage < 1)))
+
+
+@kernel_jit_inline
+def add_card_need(v, gt, ws, card, weight, need):
+    """Add card_need of `card`, times `weight`, to need[resource]."""
+    n = card_need(v, gt, ws, card)
+    for r in range(N_RESOURCES):
+        need[r] += weight * n[r]
 
 
 @kernel_jit_inline

@@ -26,6 +26,7 @@ from simcell.policies.evaluate import (
     best_er_value,
     best_golgi_value,
     card_gain,
+    card_need,
     free_budding_count,
     marker_value,
     plus,
@@ -87,8 +88,13 @@ def settle(ev, value, d):
     in d (a tuple of five, so in registers: as an array, each store made the compiler reload the
     parameters, which it cannot tell apart from it) and valued once here; resources that turn
     into a completion or into vesicle cargo count at their base worth only."""
+    return settle_gap(ev, ev.gap, value, d)
+
+
+@kernel_jit_inline
+def settle_gap(ev, gap, value, d):
+    """settle against the gaps `gap` instead of the decision's."""
     worth = ev.worth
-    gap = ev.gap
     focus_need = ev.focus_need
     value += resource_delta(worth[0], gap[0], focus_need, d[0])
     value += resource_delta(worth[1], gap[1], focus_need, d[1])
@@ -152,12 +158,21 @@ def card_area_value(ev, gt, loc, slot):
     d = location_bonus(v, loc)
     card = max(v.slot_card[slot], 0)  # an empty slot (-1, not listed) as card 0
     d = plus(d, ATP, -np.float64(slot_price(gt, slot, v.discount)))
-    weight = 1.0 if (interest >> np.int64(card)) & 1 else 0.6
+    target = (interest >> np.int64(card)) & 1
+    weight = 1.0 if target else 0.6
     value = 0.0
     value += acquire_value(v, gt, params, ws, card, weight)
     if gt.card_type[card] == ADDITIONAL_RESOURCE:
         d = card_gain(gt, card, 1.0, d)
-    return settle(ev, value, d)
+    if target:
+        return settle(ev, value, d)
+    # the price is weighed against what the cards of interest need with the card's own needs
+    # among them, target or not: so a card dearer to complete is dearer to buy, and a card made
+    # better, and so chosen as a target, never looks dearer to buy than before
+    own = card_need(v, gt, ws, card)
+    gap = ev.gap
+    return settle_gap(ev, (gap[0] + own[0], gap[1] + own[1], gap[2] + own[2], gap[3] + own[3],
+                           gap[4] + own[4]), value, d)
 
 
 @kernel_jit_inline
