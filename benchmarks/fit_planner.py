@@ -6,9 +6,9 @@ rotated cyclically so player 0 sits in every seat) and, on the same games, the f
 0 deviating by each member of the family (tools/exploit.deviations: each card type's weight
 x2/3, x1.5, x3; goal and First Player Marker worths x0.5, x2; each resource's worth x2/3, x1.5).
 Player 0's paired gain of win share is averaged over the player counts (each count one unit).
-The field then moves each of the `--moves` parameters whose best deviation gains most, beyond
-`--t` standard errors, half way (in log) towards that deviation, and the next round plays on
-fresh games. It stops when no deviation gains beyond the threshold, or after `--rounds`.
+The field then moves up to `--moves` parameters, those whose deviations gain most beyond `--t`
+standard errors, each half way (in log) towards its deviation, and the next round plays on fresh
+games. It stops when no deviation gains beyond the threshold, or after `--rounds`.
 
     python benchmarks/fit_planner.py [--rounds 8] [--games 20000] [--players 2 3 4 5]
         [--moves 3] [--t 3] [--start JSON] [--workers 2]
@@ -120,8 +120,10 @@ def main() -> None:
                 print(f"  {label:<28} {mean:+5.2f} pp (se {se:.2f})   {counts}")
             moved = []
             for label, (mean, se, _) in ranked:
-                if len(moved) >= args.moves or mean < crit * se:
+                if len(moved) >= args.moves:
                     break
+                if mean < crit * se:  # a noisier one above may hide one that gains beyond it
+                    continue
                 _, key, factor = next(d for d in family if d[0] == label)
                 if key in [k for k, _ in moved]:
                     continue

@@ -130,13 +130,10 @@ def _route_by_type(gt, st, seat, card, stage, goal_bonus):
         hp += int(gt.card_bonus[card]) * (int(st.completed_by_type[seat, CARD_TYPES.index(partner[t])])
                                           + 0.5 * in_hand(partner[t]))
     for receptor, hormone in partner.items():
-        if t == hormone:  # each completed receptor of its kind's bonus, then half of each in hand
+        if t == hormone:  # each completed receptor of its kind's bonus (those in hand: the receptor's)
             for c in range(64):
                 if done >> c & 1 and CARD_TYPES[gt.card_type[c]] == receptor:
                     hp += gt.card_bonus[c]
-            for c in range(64):
-                if hand >> c & 1 and gt.card_in_game[c] and CARD_TYPES[gt.card_type[c]] == receptor:
-                    hp += 0.5 * gt.card_bonus[c]
     hp += goal_bonus[gt.card_type[card]]
     if st.completed_by_type[seat, gt.card_type[card]] == 0:
         hp += goal_bonus[6]

@@ -15,6 +15,7 @@ from simcell.policies.evaluate import (
     RACE_CHANCE,
     completion_hp,
     goal_bonuses,
+    goal_expectation,
     race_chance,
 )
 from simcell.policies.view import make_view
@@ -26,6 +27,11 @@ from tests.support.stepping import game_in_progress
 @kernel_jit
 def chance_at(lead):
     return race_chance(lead)
+
+
+@kernel_jit
+def expectation(st, seat, gt, gi):
+    return goal_expectation(make_view(st, seat), gt, gi)
 
 
 @kernel_jit
@@ -79,3 +85,21 @@ def test_a_card_of_the_race_is_worth_its_better_chance_to_a_marker_holder() -> N
     st.goal_mark[gi, seat] = 1
     worths(st, gt, seat, card, goal_bonus)
     assert goal_bonus[detox] == race.hp * (RACE_CHANCE[3] - RACE_CHANCE[2])
+
+
+def test_a_marker_on_the_race_is_worth_its_chance_with_the_cards_in_hand_at_half() -> None:
+    game = load_default_game()
+    st, gt = game_in_progress(game, 5, 3, 0, homogeneous("planner", 5), 30)
+    race = next(g for g in game.goals if g.criterion == GOAL_CRITERIA[GC_MOST_COMPLETED])
+    detox = CARD_TYPES.index(race.type)
+    gi = [int(g) for g in st.goals[: gt.goals_revealed]].index(race.id)
+    cards = [c.id for c in game.cards if c.type == race.type][:3]
+    seat = 1
+    st.completed_by_type[:, detox] = 0
+    st.completed_by_type[(seat + 2) % 5, detox] = 1  # a rival one ahead
+    worth = []
+    for held in range(4):
+        st.hand[seat] = np.int64(sum(1 << c for c in cards[:held]))
+        worth.append(expectation(st, seat, gt, gi))
+        assert worth[-1] == race.hp * chance_at(-1.0 + 0.5 * held)
+    assert worth == sorted(worth) and worth[0] < worth[-1]

@@ -35,13 +35,14 @@ def test_no_better_card_is_worth_less(cells):
 
 
 def test_a_fall_counts_unless_fresh_games_clear_it():
-    """A cell below zero on the screen counts against the mark until it is played again, and
-    after that only if it is below zero again; a cell above zero never counts."""
+    """A cell below zero on the screen (or without an interval) counts against the mark until it
+    is played again, and after that only if it is below zero again; a cell above zero never
+    counts."""
     import numpy as np
     import pandas as pd
 
-    df = pd.DataFrame({"open_hand_win_pp_high": [-0.5, -0.2, 1.0, -1.0],
-                       "replay_high": [0.8, -0.1, np.nan, np.nan]})
-    assert list(monotone.below_zero(df).index) == [0, 1, 3]
+    df = pd.DataFrame({"open_hand_win_pp_high": [-0.5, -0.2, 1.0, -1.0, np.nan],
+                       "replay_high": [0.8, -0.1, np.nan, np.nan, 0.5]})
+    assert list(monotone.below_zero(df).index) == [0, 1, 3, 4]  # no interval: not shown above
     assert list(monotone.worse(df).index) == [1, 3]
-    assert list(monotone.worse(df.drop(columns="replay_high")).index) == [0, 1, 3]
+    assert list(monotone.worse(df.drop(columns="replay_high")).index) == [0, 1, 3, 4]

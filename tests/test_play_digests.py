@@ -22,12 +22,12 @@ SEED, GAMES, BLOCKS = 7, 300, 8
 FIELDS = [(policy, players) for policy in ("greedy", "planner", "detox_goals") for players in (2, 5)]
 
 DIGESTS = {
-    ("greedy", 2): "2af16aa06ff7318d",
-    ("greedy", 5): "a55c8b1cc49f151b",
-    ("planner", 2): "eca28011a72e5c71",
-    ("planner", 5): "970c61b1a1846ea7",
-    ("detox_goals", 2): "6f6aad2a05ce2558",
-    ("detox_goals", 5): "5bb6c015e1f31ffe",
+    ("greedy", 2): "8276e4c9fcc2acce",
+    ("greedy", 5): "15d5c9c488f743cc",
+    ("planner", 2): "73339b3d3d06416c",
+    ("planner", 5): "b0a830f089f653ed",
+    ("detox_goals", 2): "dc0bfebf0fb6d8e9",
+    ("detox_goals", 5): "9f02a7790b6b64bd",
 }
 
 

@@ -141,15 +141,16 @@ def goal_bonuses(v, gt, goal_bonus):
 def completion_hp(v, gt, goal_bonus, card):
     """HP the seat scores now and at the end by completing `card`: its HP, the receptor bonuses
     it adds, and the goal bonuses on goals the seat has marked (goal_bonus, from goal_bonuses).
-    A receptor's bonus counts each completed hormone of its kind and half of each in hand; a
-    hormone adds the bonus of each completed receptor of its kind and half of each in hand (a
-    card in hand is completed later as often as not)."""
+    A receptor's bonus counts each completed hormone of its kind and half of each in hand (a card
+    in hand is completed later as often as not); a hormone adds the bonus of each completed
+    receptor of its kind. The pair's prospect is the receptor's alone, so a receptor's bonus
+    raises no other card's worth in hand (which could then be kept or targeted before it)."""
     s = v.seat
     t = gt.card_type[card]
     hp = np.float64(gt.card_hp[card])
     # from the card's route tables, with no branch on its type (GameTables.card_plan): a
     # receptor's bonus per hormone of its kind (any other card adds 0, exactly nothing), and for
-    # a hormone each matching receptor's bonus (card_match is 0 for any other card)
+    # a hormone each completed matching receptor's bonus (card_match is 0 for any other card)
     partner = gt.card_plan[card, CP_PARTNER]
     hp += gt.card_plan[card, CP_PARTNER_BONUS] * (
         v.completed_by_type[s, partner] + 0.5 * popcount(v.hand & gt.type_mask[partner]))
@@ -158,11 +159,6 @@ def completion_hp(v, gt, goal_bonus, card):
         c = lowest_bit(done)
         done &= done - np.int64(1)
         hp += gt.card_bonus[c]
-    held = v.hand & gt.card_match[card]
-    while held != 0:
-        c = lowest_bit(held)
-        held &= held - np.int64(1)
-        hp += 0.5 * gt.card_bonus[c]
     hp += goal_bonus[t]
     hp += goal_bonus[GOAL_NEW_TYPE] if v.completed_by_type[s, t] == 0 else 0.0
     return hp

@@ -4,7 +4,7 @@ they still need (resources, the ER -> Golgi -> Exocytosis route, Cytoplasm, Deto
 values actions by how much they close that gap (`target_focus` times the `need` worth), contests
 the last free Golgi spot or budding location (`contest`), and claims goals by their expected
 worth. Stateless: the targets are recomputed from the View at every decision, so play depends
-on the observation alone. The archetypes of the registry are planners with other type weights."""
+on the observation alone. The archetypes of the registry are planners with some worths multiplied."""
 
 from __future__ import annotations
 

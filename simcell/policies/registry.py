@@ -42,7 +42,9 @@ HEURISTIC_PARAMS: dict[str, float] = {
     "card": 0.45,  # share of a card's prospective HP credited when it enters the hand
     "stage_er": 0.35,  # share of a hormone's or receptor's HP credited when its ER vesicle is loaded
     "stage_golgi": 0.65,  # ... and when that vesicle reaches the Golgi with the right resource
-    "goal": 0.6,  # share of a goal card's expected end bonus credited for a marker on it
+    # worth of a goal marker on a goal card, times the card's expected end bonus (the expectation
+    # counts the cards completed and in hand only, so above 1 credits those still to come)
+    "goal": 0.6,
     "first_player": 0.35,  # worth of holding the First Player Marker for the next round
     "harm": 0.08,  # worth of each unit of a rival's cargo destroyed by displacement
     "exhaust": 0.45,  # worth of the placement given up when a flask is exhausted

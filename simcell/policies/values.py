@@ -61,9 +61,10 @@ class EvalContext(NamedTuple):
     params: np.ndarray  # float64[registry.HEURISTIC_PARAMS] the seat's parameters
     ws: np.ndarray  # float64[evaluate.WS_*, card id] the card workspace
     worth: tuple  # five floats: base worth of one unit of each resource
-    gap: tuple  # five floats: units the cards of interest still need beyond the stock
+    gap: tuple  # five floats: units the cards worked toward (greedy: the hand; planner: its
+    # targets) still need beyond the stock
     focus_need: float  # extra worth of a needed unit (need x the planner's target focus)
-    interest: int  # bit set of the cards of interest (greedy: the hand; planner: the targets)
+    interest: int  # bit set of the cards of interest (greedy: the hand; planner: its targets and the hand)
     contest: float  # the planner's bonus for the last free Golgi spot or budding location
     fixed: np.ndarray  # float64[vocabulary.FIXED_ROWS] the values fixed_values worked out
 
@@ -164,15 +165,24 @@ def card_area_value(ev, gt, loc, slot):
     value += acquire_value(v, gt, params, ws, card, weight)
     if gt.card_type[card] == ADDITIONAL_RESOURCE:
         d = card_gain(gt, card, 1.0, d)
-    if target:
-        return settle(ev, value, d)
-    # the price is weighed against what the cards of interest need with the card's own needs
-    # among them, target or not: so a card dearer to complete is dearer to buy, and a card made
-    # better, and so chosen as a target, never looks dearer to buy than before
+    # what is paid is weighed against what the cards worked toward need (the gap) with the
+    # card's own needs among them, target or not (a target's are in the gap already): a card
+    # needing more of what the purchase costs is dearer to buy, and a card made better, and so
+    # chosen as a target, never looks dearer to buy; a gain (a location bonus) is weighed
+    # without them, so a card needing more does not make the gain worth more
     own = card_need(v, gt, ws, card)
     gap = ev.gap
-    return settle_gap(ev, (gap[0] + own[0], gap[1] + own[1], gap[2] + own[2], gap[3] + own[3],
-                           gap[4] + own[4]), value, d)
+    return settle_gap(ev, (own_gap(gap[0], own[0], target, d[0]), own_gap(gap[1], own[1], target, d[1]),
+                           own_gap(gap[2], own[2], target, d[2]), own_gap(gap[3], own[3], target, d[3]),
+                           own_gap(gap[4], own[4], target, d[4])), value, d)
+
+
+@kernel_jit_inline
+def own_gap(gap, own, target, d):
+    """A resource's gap for buying a card with `own` needs of it: the gap without the card's
+    needs, plus them where the purchase pays (d < 0). Whole numbers: exact."""
+    base = gap - own if target else gap
+    return base + own if d < 0.0 else base
 
 
 @kernel_jit_inline
