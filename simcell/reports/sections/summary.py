@@ -189,6 +189,6 @@ def build(run: RunData, tables: dict[str, pd.DataFrame], bands: dict[str, float]
     sentences += type_sentence(tables.get("card_types", empty), bands["card_type_pp"])
     sentences += card_sentence(tables.get("card_strength", empty), bands["card_open_hand_pp"])
     if run.resolved["report"].get("exploit"):
-        sentences += exploit_sentences(Path(run.resolved["report"]["exploit"]))
+        sentences += exploit_sentences(Path(run.resolved["report"]["exploit"]), run.meta)
     sec.text += [f"- {s}" for s in sentences]
     return sec
