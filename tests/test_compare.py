@@ -144,3 +144,20 @@ def test_comparison_figures_have_no_overlapping_labels(runs, tmp_path):
     cards = pd.read_csv(out / "tables" / "cards.csv")
     for fig in (_forest(head, "B − A"), _card_forest(cards, 1.0, "Cards, B − A")):
         assert not figure_problems(fig)
+
+
+def test_a_figure_no_left_out_block_has_prints_no_warning():
+    """A jackknife column with no left-out value (a sweep's zero crossing that no left-out sample
+    has) is quiet: numpy's 'Mean of empty slice' must not reach the user's terminal."""
+    import warnings
+
+    a = {"x": np.array([[1.0], [2.0], [3.0]])}
+    b = {"x": np.array([[2.0], [2.0], [5.0]])}
+
+    def stat(s):
+        return np.array([np.nan, s["x"].sum()])  # the first figure is never defined
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = difference(stat, a, b)
+    assert np.isnan(d.diff[0]) and d.diff[1] == 3.0

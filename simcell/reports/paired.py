@@ -9,6 +9,7 @@ evaluates it on both runs, whole and with each block left out."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -53,7 +54,10 @@ def _left_out(stat: Statistic, sums: Sums, totals: dict[str, np.ndarray]) -> np.
 
 def _se(left: np.ndarray) -> np.ndarray:
     k = left.shape[0]
-    with np.errstate(invalid="ignore"):
+    # a column with no left-out value (a zero crossing no left-out sample has) must not print
+    # numpy's "Mean of empty slice" on the user's terminal
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
         return np.sqrt((k - 1) / k * np.nansum((left - np.nanmean(left, axis=0)) ** 2, axis=0))
 
 
