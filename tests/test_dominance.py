@@ -26,9 +26,9 @@ from simcell.policies.evaluate import (
     WS_SCORE,
     WS_STAGE,
     WS_WORTH,
-    acquire_value,
     best_er_value,
     best_golgi_value,
+    keep_value,
 )
 from simcell.policies.heuristic import evaluator_context
 from simcell.policies.planner import score_candidates
@@ -95,7 +95,7 @@ def card_valuations(st, gt, seat, card, slot, loc_area, loc_done, out, ws, need,
     params = st.seating.params[seat]
     plan = st.seating.policy[seat] == KERNEL_PLANNER
     ev = evaluator_context(v, gt, params, plan, ws, need, goal_bonus, fixed)
-    out[0] = acquire_value(v, gt, params, ws, card, 1.0)
+    out[0] = keep_value(v, gt, params, ws, card, plan)
     if slot >= 0:
         out[1] = card_area_value(ev, gt, loc_area, slot)
     if plan:

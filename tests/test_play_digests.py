@@ -22,12 +22,12 @@ SEED, GAMES, BLOCKS = 7, 300, 8
 FIELDS = [(policy, players) for policy in ("greedy", "planner", "detox_goals") for players in (2, 5)]
 
 DIGESTS = {
-    ("greedy", 2): "8276e4c9fcc2acce",
-    ("greedy", 5): "15d5c9c488f743cc",
-    ("planner", 2): "73339b3d3d06416c",
-    ("planner", 5): "b0a830f089f653ed",
-    ("detox_goals", 2): "dc0bfebf0fb6d8e9",
-    ("detox_goals", 5): "9f02a7790b6b64bd",
+    ("greedy", 2): "201b8b80e822ec0c",
+    ("greedy", 5): "8780e7d36121fb73",
+    ("planner", 2): "48287f663bcc513d",
+    ("planner", 5): "baf086495cd810b7",
+    ("detox_goals", 2): "7bc6b62661ca0f5d",
+    ("detox_goals", 5): "24f8c88442977a79",
 }
 
 

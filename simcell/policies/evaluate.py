@@ -36,8 +36,10 @@ from simcell.vocabulary import (
     GC_PER_COMPLETED,
     GC_PER_DISTINCT_TYPES,
     GC_PER_LEFTOVER,
+    MRNA,
     N_RESOURCES,
     ORG_GOLGI,
+    PROTEIN,
 )
 from simcell.kernel.jit import kernel_jit_inline
 from simcell.policies.registry import HP_INDEX
@@ -68,8 +70,9 @@ V_FAVOUR = HP_INDEX["favour"]
 WS_WORTH, WS_STAGE, WS_TODO, WS_SCORE = 0, 1, 2, 3
 
 # Typical yield of one placement, per resource (the base board's best plain spots), used to turn
-# missing resources into placements.
-PER_PLACEMENT = (3.0, 3.0, 1.5, 3.0, 3.0)
+# missing resources into placements. Carbohydrate: the Glucose Transporter's 1.5 a placement
+# costs 1.5 ATP, half a placement more, so 1.0 a placement.
+PER_PLACEMENT = (3.0, 3.0, 1.0, 3.0, 3.0)
 # PLACEMENTS_FOR[r, x] = x / PER_PLACEMENT[r] (the same division, done once here): a load where
 # placements_to_complete would wait on a division
 PLACEMENTS_TABLE = 64
@@ -340,6 +343,9 @@ def need_to_gap(v, need):
     the gap, not the stock)."""
     for r in range(N_RESOURCES):
         need[r] -= v.stock[v.seat, r]
+    # Protein still to make is mRNA still to gather: gathering it is progress toward an Enzyme
+    # (translate_value weighs the mRNA it spends against the gap without this part)
+    need[MRNA] += max(need[PROTEIN], 0.0)
 
 
 @kernel_jit_inline
@@ -377,9 +383,9 @@ def best_golgi_value(v, gt, params, ws, origin, load, golgi, interest):
 
 @kernel_jit_inline
 def acquire_value(v, gt, params, ws, card, weight):
-    """Worth of a card entering the hand (weight > 0) or going back (weight < 0): `card` share
-    of its worth, scaled by whether it can still be completed; 0 for an Additional Resource
-    card, whose gain is a stock change (card_gain)."""
+    """Worth of a card bought into the hand: `weight` times the `card` share of its worth,
+    scaled by whether it can still be completed; 0 for an Additional Resource card, whose gain
+    is a stock change (card_gain)."""
     if gt.card_type[card] == ADDITIONAL_RESOURCE:
         return 0.0
     left = placements_left(v, gt) - 1.0
@@ -388,6 +394,30 @@ def acquire_value(v, gt, params, ws, card, weight):
         return 0.0
     feasible = 1.0 - todo / (left + 1.0)
     return weight * params[V_CARD] * ws[WS_WORTH, card] * feasible
+
+
+# The planner's setup keep ranks dealt cards by worth per placement still needed, as it ranks its
+# targets (planner.target_score: one placement more than the card's own), scaled by KEEP_SCALE
+# placements, about a typical card's, so a kept card weighs about what it did against an
+# Additional Resource card's gain.
+KEEP_SLACK = 1.0
+KEEP_SCALE = 4.0
+
+
+@kernel_jit_inline
+def keep_value(v, gt, params, ws, card, plan):
+    """Worth of keeping dealt `card` at the setup (handing it back costs this), as the seat's
+    play will pursue it: the planner (`plan`) finishes its targets, the cards of most worth per
+    placement, so it keeps by that (by worth alone it kept a dear card it rarely finished over
+    a cheap one it always did: a Detoxification card handed back for an Enzyme made one ATP
+    cheaper); greedy works toward its whole hand, so it keeps by worth, as it buys
+    (acquire_value; by worth per placement it handed back a hormone or receptor for a cheaper
+    Enzyme). 0 for an Additional Resource card, whose gain is a stock change (card_gain)."""
+    if not plan:
+        return acquire_value(v, gt, params, ws, card, 1.0)
+    if gt.card_type[card] == ADDITIONAL_RESOURCE:
+        return 0.0
+    return params[V_CARD] * ws[WS_WORTH, card] * KEEP_SCALE / (ws[WS_TODO, card] + KEEP_SLACK)
 
 
 @kernel_jit_inline

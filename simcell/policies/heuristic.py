@@ -50,7 +50,8 @@ def evaluator_context(v, gt, params, plan, ws, need, goal_bonus, fixed):
     worth = (params[V_RES], params[V_RES + 1], params[V_RES + 2], params[V_RES + 3],
              params[V_RES + 4])
     gap = (need[0], need[1], need[2], need[3], need[4])
-    return EvalContext(v, params, ws, worth, gap, focus * params[V_NEED], interest, contest, fixed)
+    return EvalContext(v, params, ws, worth, gap, focus * params[V_NEED], interest, contest, fixed,
+                       plan)
 
 
 @kernel_jit_inline
@@ -78,7 +79,7 @@ def list_and_value(st, gt, seat, heuristic, plan, vals, legal):
     if valued:
         ev = evaluator_context(v, gt, params, plan, ws, need, goal_bonus, fixed)
     else:
-        ev = EvalContext(v, params, ws, ZERO5, ZERO5, 0.0, np.int64(0), 0.0, fixed)
+        ev = EvalContext(v, params, ws, ZERO5, ZERO5, 0.0, np.int64(0), 0.0, fixed, plan)
     if not setup:
         if valued:
             fixed_values(ev, gt, fixed)

@@ -28,6 +28,7 @@ from simcell.policies.evaluate import (
     card_gain,
     card_need,
     free_budding_count,
+    keep_value,
     marker_value,
     plus,
     resource_delta,
@@ -67,6 +68,7 @@ class EvalContext(NamedTuple):
     interest: int  # bit set of the cards of interest (greedy: the hand; planner: its targets and the hand)
     contest: float  # the planner's bonus for the last free Golgi spot or budding location
     fixed: np.ndarray  # float64[vocabulary.FIXED_ROWS] the values fixed_values worked out
+    plan: bool  # the planner's decision (it pursues targets; greedy, its whole hand)
 
 
 @kernel_jit_inline
@@ -149,7 +151,11 @@ def translate_value(ev, gt, loc, k):
     v = ev.seat_view
     d = location_bonus(v, loc)
     d = plus(plus(d, MRNA, np.float64(-k)), PROTEIN, np.float64(k + v.yield_bonus[v.seat, loc]))
-    return settle(ev, 0.0, d)
+    # the mRNA translated was gathered for this Protein: it is weighed against the mRNA the
+    # cards need as mRNA (need_to_gap adds the Protein still to make to the mRNA gap)
+    gap = ev.gap
+    mrna_gap = gap[MRNA] - max(gap[PROTEIN], 0.0)
+    return settle_gap(ev, (mrna_gap, gap[1], gap[2], gap[3], gap[4]), 0.0, d)
 
 
 @kernel_jit_inline
@@ -270,7 +276,7 @@ def setup_value(ev, gt, code):
     value = 0.0
     p1 = code_p1(code)
     if code_kind(code) == ACT_RETURN:
-        value += acquire_value(v, gt, params, ws, p1, -1.0)
+        value -= keep_value(v, gt, params, ws, p1, ev.plan)
         # between dealt cards worth the same, hand back the one dearer for its HP: so of two
         # cards where one is at least as good in every figure, the better is never returned
         value += RETURN_TIE * (gt.card_atp[p1] + gt.card_protein[p1] + gt.card_carb[p1]
