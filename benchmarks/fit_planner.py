@@ -8,7 +8,9 @@ x2/3, x1.5, x3; goal and First Player Marker worths x0.5, x2; each resource's wo
 Player 0's paired gain of win share is averaged over the player counts (each count one unit).
 The field then moves up to `--moves` parameters, those whose deviations gain most beyond `--t`
 standard errors, each half way (in log) towards its deviation, and the next round plays on fresh
-games. It stops when no deviation gains beyond the threshold, or after `--rounds`.
+games. It stops when no deviation gains beyond the threshold, or after `--rounds`. With one
+`--players` count it fits that count's defaults, from them (registry.PLANNER_AT_PLAYERS holds
+the counts whose fits moved).
 
     python benchmarks/fit_planner.py [--rounds 8] [--games 20000] [--players 2 3 4 5]
         [--moves 3] [--t 3] [--start JSON] [--workers 2]
@@ -105,7 +107,8 @@ def main() -> None:
     ap.add_argument("--start", type=str, default=None, help="worths to start from (JSON)")
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
-    defaults = dict(builtin(POLICY).defaults)
+    # fitted at one count, from that count's defaults (registry.PLANNER_AT_PLAYERS)
+    defaults = dict(builtin(POLICY).defaults_at(args.players[0] if len(args.players) == 1 else None))
     field = defaults | (json.loads(args.start) if args.start else {})
     family = deviations(POLICY)
     crit = args.t

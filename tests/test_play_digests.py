@@ -24,8 +24,8 @@ FIELDS = [(policy, players) for policy in ("greedy", "planner", "detox_goals") f
 DIGESTS = {
     ("greedy", 2): "201b8b80e822ec0c",
     ("greedy", 5): "8780e7d36121fb73",
-    ("planner", 2): "48287f663bcc513d",
-    ("planner", 5): "baf086495cd810b7",
+    ("planner", 2): "eb6e4045064f7749",
+    ("planner", 5): "471ee9805cb5fd82",
     ("detox_goals", 2): "7bc6b62661ca0f5d",
     ("detox_goals", 5): "24f8c88442977a79",
 }

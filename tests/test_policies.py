@@ -126,6 +126,34 @@ def test_param_vectors() -> None:
     assert set(ARCHETYPES) <= set(BUILTIN_POLICIES)
 
 
+def test_planner_defaults_at_a_player_count() -> None:
+    """Where registry.PLANNER_AT_PLAYERS gives a count its own planner defaults, the planner
+    (and `balanced`, the planner under another name) plays them at that count and only there,
+    the archetypes their shared defaults at every count; a config's value still wins; a run
+    records them (resolved.json, `params_by_players`)."""
+    from simcell.policies.registry import PLANNER_AT_PLAYERS
+
+    assert PLANNER_AT_PLAYERS
+    col = list(HEURISTIC_PARAMS).index
+    for players, changes in PLANNER_AT_PLAYERS.items():
+        other = next(p for p in (2, 3, 4, 5) if p not in PLANNER_AT_PLAYERS)
+        for name in ("planner", "balanced"):
+            spec = BUILTIN_POLICIES[name]
+            for key, value in changes.items():
+                assert param_vector(name, None, players)[col(key)] == value
+                assert param_vector(name, None, other)[col(key)] == spec.defaults[key] != value
+                assert param_vector(name, {key: 9.0}, players)[col(key)] == 9.0
+        for name in set(ARCHETYPES) - {"balanced"}:
+            assert param_vector(name, None, players) == param_vector(name, None, other)
+        row = seating(PolicyField(name="f", policy="planner"), players).player_params[0]
+        assert all(row[col(k)] == v for k, v in changes.items())
+        assert (param_vector("greedy", None, players) == param_vector("greedy"))
+    from simcell.runner.resolved import _params_by_players
+
+    recorded = _params_by_players(PolicyField(name="f", policy="planner"), [2, 3, 4, 5])
+    assert recorded == {str(p): {"planner": c} for p, c in PLANNER_AT_PLAYERS.items()}
+
+
 def test_params_from_the_config_change_play() -> None:
     plain = play_chunk(GAME, 3, SEED, 0, 30, homogeneous("planner", 3))
     enzymes = play_chunk(GAME, 3, SEED, 0, 30, homogeneous("planner", 3, w_enzyme=4.0))

@@ -9,7 +9,7 @@ parameter's name, default and index live in one place. A user policy is named
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # Kernel policy ids (play/dispatch.py switches on these).
 KERNEL_RANDOM, KERNEL_GREEDY, KERNEL_PLANNER, KERNEL_ROLLOUT, KERNEL_USER = range(5)
@@ -90,6 +90,11 @@ class BuiltinPolicy:
     defaults: dict[str, float]  # parameters a config may set (name -> default)
     layout: tuple[str, ...]  # the kernel vector's names, in order (unset ones take the defaults)
     about: str
+    at_players: dict[int, dict[str, float]] = field(default_factory=dict)  # defaults at a count
+
+    def defaults_at(self, players: int | None) -> dict[str, float]:
+        """The defaults at a player count (`defaults` where the count has none of its own)."""
+        return self.at_players.get(players, self.defaults) if players is not None else self.defaults
 
 
 def _heuristic(kernel_id: int, names: tuple[str, ...], about: str, **changes: float) -> BuiltinPolicy:
@@ -112,11 +117,24 @@ PLANNER_TUNED: dict[str, float] = {
 }
 
 
+# The planner's defaults at one player count, where benchmarks/fit_planner.py, fitted at that
+# count alone, found a deviation that gains there and loses at the other counts (2026-12-06;
+# docs/decisions.md, Policies): a competent player plays a duel and a five-player game differently.
+PLANNER_AT_PLAYERS: dict[int, dict[str, float]] = {
+    2: {"value_mrna": 0.098, "value_atp": 0.122, "first_player": 0.325, "w_detox": 1.225},
+    5: {"w_detox": 1.225},
+}
+
+
 def _planner(about: str, **factors: float) -> BuiltinPolicy:
-    """The planner with some of its defaults multiplied by `factors` (the archetypes)."""
+    """The planner with some of its defaults multiplied by `factors` (the archetypes). The
+    planner itself (no factors) plays its defaults at each player count (PLANNER_AT_PLAYERS);
+    an archetype is a fixed style over the shared defaults, not a count's best response (given
+    the 5-player ones, detox_goals played Erythropoietin one ATP cheaper worse)."""
     base = HEURISTIC_PARAMS | PLANNER_TUNED
-    return _heuristic(KERNEL_PLANNER, _PLANNER_NAMES, about,
-                      **(PLANNER_TUNED | {k: base[k] * f for k, f in factors.items()}))
+    defaults = {n: base[n] * factors.get(n, 1.0) for n in _PLANNER_NAMES}
+    at_players = {} if factors else {p: defaults | c for p, c in PLANNER_AT_PLAYERS.items()}
+    return BuiltinPolicy(KERNEL_PLANNER, defaults, tuple(HEURISTIC_PARAMS), about, at_players)
 
 
 BUILTIN_POLICIES: dict[str, BuiltinPolicy] = {
@@ -179,16 +197,17 @@ def policy_names(field_policies: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(field_policies))
 
 
-def param_vector(name: str, params: dict[str, float] | None = None) -> list[float]:
-    """The kernel's parameter row of a policy: its layout's defaults with `params` applied,
-    padded to N_PARAMS."""
+def param_vector(name: str, params: dict[str, float] | None = None,
+                 players: int | None = None) -> list[float]:
+    """The kernel's parameter row of a policy: its layout's defaults (at `players`, where they
+    depend on the count) with `params` applied, padded to N_PARAMS."""
     params = params or {}
     if is_user_policy(name):
         values = [float(v) for _, v in sorted(params.items())]
     else:
         spec = builtin(name)
         base = dict(HEURISTIC_PARAMS) if spec.kernel_id != KERNEL_RANDOM else {}
-        base.update(spec.defaults)
+        base.update(spec.defaults_at(players))
         base.update(params)
         values = [float(base[n]) for n in spec.layout]
     if len(values) > N_PARAMS:

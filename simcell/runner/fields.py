@@ -65,7 +65,7 @@ def seating(field: PolicyField, players: int) -> Seating:
         player_policy=np.array([kernel_id(n) for n in by_player], np.int64),
         player_label=np.array([labels.index(n) for n in by_player], np.int64),
         player_params=np.array(
-            [param_vector(n, dict(params.get(n, ()))) for n in by_player], np.float64
+            [param_vector(n, dict(params.get(n, ())), players) for n in by_player], np.float64
         ).reshape(players, N_PARAMS),
         seat_orders=orders,
         user_policy=users[0] if users else None,

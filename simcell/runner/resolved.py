@@ -30,7 +30,7 @@ def user_policy_source(field: PolicyField, base: Path) -> tuple[str, str] | None
     return None
 
 
-def _params(field: PolicyField) -> dict[str, dict[str, float]]:
+def _params(field: PolicyField, players: int | None = None) -> dict[str, dict[str, float]]:
     given = {name: dict(values) for name, values in field.params}
     out: dict[str, dict[str, float]] = {}
     for name in dict.fromkeys(field.policies):
@@ -39,13 +39,28 @@ def _params(field: PolicyField) -> dict[str, dict[str, float]]:
             continue
         spec = builtin(name)
         values = dict(HEURISTIC_PARAMS) if spec.kernel_id != KERNEL_RANDOM else {}
-        values.update(spec.defaults)
+        values.update(spec.defaults_at(players))
         values.update(given.get(name, {}))
         out[name] = {k: float(values[k]) for k in spec.layout} if spec.layout else {}
     return out
 
 
-def _field(field: PolicyField, base: Path) -> dict:
+def _params_by_players(field: PolicyField, counts: list[int]) -> dict[str, dict[str, dict[str, float]]]:
+    """The parameters that differ from `params` at a player count (a built-in policy's defaults
+    may depend on the count), per count that has any."""
+    every = _params(field)
+    out = {}
+    for p in counts:
+        at = _params(field, p)
+        diff = {name: {k: v for k, v in values.items() if every[name].get(k) != v}
+                for name, values in at.items()}
+        diff = {name: d for name, d in diff.items() if d}
+        if diff:
+            out[str(p)] = diff
+    return out
+
+
+def _field(field: PolicyField, base: Path, counts: list[int]) -> dict:
     out: dict = {"name": field.name}
     if field.policy is not None:
         out["policy"] = field.policy
@@ -55,6 +70,9 @@ def _field(field: PolicyField, base: Path) -> dict:
         out["pool"] = list(field.pool or ())
         out["rotation"] = field.rotation
     out["params"] = _params(field)
+    by_players = _params_by_players(field, counts)
+    if by_players:
+        out["params_by_players"] = by_players
     src = user_policy_source(field, base)
     if src is not None:
         out["user_policy_sha256"] = hashlib.sha256(src[1].encode()).hexdigest()
@@ -78,7 +96,7 @@ def resolved_config(rc: RunConfig, segments: list[Segment]) -> dict:
              "games": s.games, "rotations": s.rotations, "blocks": s.blocks}
             for s in segments
         ],
-        "fields": [_field(f, base) for f in rc.fields],
+        "fields": [_field(f, base, sorted({s.players for s in segments})) for f in rc.fields],
         "report": {"blocks": rc.report.blocks, "bands": dict(rc.report.bands),
                    "default_bands": list(rc.report.default_bands)}
                   | ({"calibration": rc.report.calibration,
