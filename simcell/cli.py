@@ -19,6 +19,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # help printed as written: "[sweep] table" keeps its word
 )
 
 
@@ -353,6 +354,9 @@ def compare(
     plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
     written = _tool(run_compare, a, b, folder, plays, games=games, seed=seed, unpaired=unpaired,
                     calibration=calibration)
+    from simcell.reports.compare import terminal_summary
+
+    typer.echo(terminal_summary(written))
     typer.echo(f"comparison: {written / 'report.html'} (and report.md, tables/*.csv)")
 
 
@@ -360,8 +364,9 @@ def compare(
 def sweep(
     config: Path = typer.Argument(..., help="Run config to vary."),
     set_: list[str] | None = typer.Option(
-        None, "--set", help="KEY=V1,V2,... : a card, event, goal, board or rule value and the "
-        "values it takes (cards.\"Insulin\".atp=1,2,3,4; board.goals.first_marker_hp=2,3; "
+        None, "--set", help="KEY=V1,V2,... : a card, card type, event, goal, board or rule value "
+        "and the values it takes (cards.\"Insulin\".atp=1,2,3,4; types.detox.atp=+0,+1,+2, every "
+        "card of the type, a signed value relative to its own; board.goals.first_marker_hp=2,3; "
         "rules.turn_order=marker,rotate); several make a grid. Also: a [sweep] table."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder of the sweep (default: "
                                     "sweep-CONFIG)."),

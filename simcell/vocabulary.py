@@ -33,6 +33,16 @@ CARD_TYPES = (
     ADDITIONAL_RESOURCE,
 ) = range(7)
 N_CARD_TYPES = 7
+# Each card type's name as the game prints it (a config, --set or --cards may use either name).
+CARD_TYPE_LABELS = {
+    "enzyme": "Enzyme",
+    "protein_hormone": "Protein Hormone",
+    "steroid_hormone": "Steroid Hormone",
+    "protein_receptor": "Protein Hormone Receptor",
+    "steroid_receptor": "Steroid Hormone Receptor",
+    "detox": "Detoxification",
+    "additional_resource": "Additional Resource",
+}
 # Completed-card types (goal criteria, receptor bonuses): the first six card types.
 COMPLETED_TYPES = CARD_TYPES[:6]
 # Groups usable wherever a completed type is named (RULES.md §5).

@@ -249,8 +249,41 @@ def test_summary_sentences_follow_the_tables(random_run):
     md = (random_run / "report" / "report.md").read_text()
     block = md[md.index("## Summary"):md.index("## Verdicts")]
     items = [line for line in block.splitlines() if line.startswith("- ")]
-    assert 3 <= len(items) <= 8 and before[0] in block
+    assert 3 <= len(items) <= 9 and before[0] in block
     assert all(re.search(r"\]\(#\w+\)\.$", line) for line in items)
+    assert items[0].startswith("- This game is **")  # the answer first
+
+
+def test_the_first_screen_answers_and_names_every_figure_out_of_band(random_run):
+    """The summary opens with the verdict (in balance or not, by which figures, at which
+    counts), names every type and every seat out of band (none left as "N more"), and lists the
+    changes most likely to help, each with its direction and the command that measures it."""
+    from simcell.reports.sections import summary
+
+    t = random_run / "report" / "tables"
+    verdicts, cv = pd.read_csv(t / "verdicts.csv"), pd.read_csv(t / "card_verdicts.csv")
+    types = pd.read_csv(t / "card_types.csv")
+    out = types.copy()
+    out["verdict"] = "out of band"
+    out["gap_pp"] = np.linspace(-5, 5, len(out))
+    bad = verdicts.copy()
+    bad["verdict"] = "out of band"
+    text = summary.verdict_sentence(bad, cv, out)[0]
+    assert text.startswith("This game is **not in balance** at ") and f"{len(out)} of {len(out)} card types" in text
+    good = verdicts.assign(verdict="in band")
+    assert "**in balance**" in summary.verdict_sentence(good, cv.assign(**{"out of band": 0, "inconclusive": 0}),
+                                                        types.assign(verdict="in band"))[0]
+    named = summary.type_sentence(out, 1.0)[0]
+    assert all(summary.TYPE_PLURALS[x] in named for x in out["type"]) and "more type" not in named
+    seats = pd.read_csv(t / "seat_advantage.csv").assign(verdict="out of band")
+    lines = summary.seat_sentences(seats, pd.read_csv(t / "seat_hp_sources.csv"), "±2 pp")
+    assert all(f" {s} {a:+.1f}" in lines[0] for s, a in zip(seats["seat"], seats["above_fair_pp"]) if s > 0)
+    todo = summary.changes({"seat_advantage": seats, "card_types": out,
+                            "card_strength": pd.read_csv(t / "card_strength.csv")}, "x.toml")
+    assert 3 <= len(todo) <= 4 and todo[0].startswith("**The seats**") and "simcell seats x.toml" in todo[0]
+    steps = [x for x in todo if "types." in x]
+    assert steps and all("simcell sweep x.toml --set 'types." in x for x in steps)
+    assert all(("dearer" in x) == ("+0,+1,+2" in x) for x in steps)
 
 
 def test_html_has_no_external_references(random_run):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from typer.testing import CliRunner
@@ -118,16 +119,43 @@ def test_a_crossing_is_confirmed_on_fresh_seeds(tmp_path):
 
 
 def test_sweep_figures_have_no_overlapping_labels(tmp_path):
-    from simcell.reports.sweep import _curves
+    from simcell.reports.sweep import _curves, _Figures
     from tests.test_report_figures import figure_problems
 
     rows = [{"figure": f, "x": x, "value": x * 2.0, "diff_from_first": x - 1.0, "diff_low": x - 1.5,
-             "diff_high": x - 0.5} for f in ("opening-hand effect (pp)", "against its type (pp)",
-                                           "pick rate (%)", "completion rate (%)",
-                                           "worst seat − fair share (pp)", "winning HP")
+             "diff_high": x - 0.5} for f in _Figures(3, np.array([1, 2, 3]), 5).names
             for x in (1.0, 2.0, 3.0, 4.0)]
-    fig = _curves(pd.DataFrame(rows), 'cards."Insulin".atp', [{"name": "Insulin.atp=1"}], True)
+    fig = _curves(pd.DataFrame(rows), 'cards."Insulin".atp', [{"name": "Insulin.atp=1"}], True,
+                  ("against its type (pp)", 2.5))
     assert not figure_problems(fig)
+
+
+def test_the_seat_figures_track_each_seat_when_the_worst_seat_changes():
+    """Planted: in A seat 0 is furthest from the fair share (+20 pp), in B seat 3 (-21 pp) while
+    seat 0 falls to +5. A figure that followed "the worst seat" would read +20 -> -21, a change
+    of -41 pp; each seat's distance moves as it did, and the largest distance 20 -> 21 pp."""
+    from simcell.reports.paired import difference
+    from simcell.reports.sweep import _Figures
+
+    blocks, per_block = 8, 100
+    rng = np.random.default_rng(4)
+
+    def sums(shares):
+        wins = np.array(shares) / 100 * per_block
+        jitter = rng.normal(0, 0.3, (blocks, 4))
+        return {"seat_win": wins + jitter - jitter.mean(axis=1, keepdims=True),
+                "seat_rows": np.full((blocks, 4), per_block, float),
+                "winning_hp": np.full(blocks, 40.0 * per_block), "games": np.full(blocks, float(per_block))}
+
+    a, b = sums([45, 20, 20, 15]), sums([30, 35, 31, 4])
+    stat = _Figures(None, np.array([], int), 4)
+    d = difference(stat, a, b)
+    got = dict(zip(stat.names, d.diff))
+    assert got["seat 0 (first) − fair share (pp)"] == pytest.approx(-15, abs=0.5)
+    assert got["seat 3 − fair share (pp)"] == pytest.approx(-11, abs=0.5)
+    assert got["largest distance from the fair share (pp)"] == pytest.approx(1, abs=0.5)
+    assert dict(zip(stat.names, d.a))["largest distance from the fair share (pp)"] == pytest.approx(20, abs=0.5)
+    assert max(abs(x) for x in d.diff) < 16  # nothing reads as the -41 pp of a switched seat
 
 
 @pytest.fixture(autouse=True)

@@ -6,6 +6,8 @@ import difflib
 from collections.abc import Iterable
 from pathlib import Path
 
+from simcell.vocabulary import CARD_TYPE_LABELS
+
 
 class ConfigError(Exception):
     """Bad input at the Python boundary. Printed as one line; the CLI exits with status 2."""
@@ -30,3 +32,22 @@ def nearest(name: str, options: Iterable[str]) -> str:
 def allowed(options: Iterable[object]) -> str:
     """A readable list of allowed values."""
     return ", ".join(repr(o) if isinstance(o, str) else str(o) for o in options)
+
+
+def card_type_named(text: str) -> str | None:
+    """The card type (vocabulary.CARD_TYPES) `text` names, by its name or the name the game
+    prints, in any case, singular or plural ("detox", "Detoxification", "enzymes"), or None."""
+    def norm(s: str) -> str:
+        s = " ".join(s.replace("_", " ").lower().split())
+        return s[:-1] if s.endswith("s") and not s.endswith("ss") else s
+
+    wanted = norm(text)
+    for name, label in CARD_TYPE_LABELS.items():
+        if wanted in (norm(name), norm(label)):
+            return name
+    return None
+
+
+def card_type_names() -> str:
+    """The card types a designer may name, each with the name the game prints."""
+    return ", ".join(f"{n} ({label})" for n, label in CARD_TYPE_LABELS.items())

@@ -2,6 +2,9 @@
 validated, with the origin of each overridden value so that errors point at the run config.
 
     [overrides.cards."Insulin"]            atp = 3          (any field of that card's type)
+    [overrides.cards."Insulin"]            atp = "+1"       (a whole number field, relative)
+    [overrides.types.detox]                atp = "+1"       (every card of the type; its name or
+                                                             the game's, "Detoxification")
     [overrides.events."Autophagy"]         effects = [...]  (name or effects)
     [overrides.goals."Detoxification"]     hp = 6
     [overrides.epigenetic."ER Expansion"]  effects = [...]
@@ -13,13 +16,14 @@ validated, with the origin of each overridden value so that errors point at the 
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
 from simcell.config.data import SPOT_LABELS
-from simcell.config.errors import allowed, nearest
+from simcell.config.errors import allowed, card_type_named, card_type_names, nearest
 from simcell.config.tables import Table
-from simcell.vocabulary import CARD_FIELDS
+from simcell.vocabulary import CARD_FIELDS, CARD_TYPE_LABELS
 
 Origins = dict[str, tuple[Path | str, str]]
 
@@ -31,6 +35,11 @@ ENTRY_KINDS = {
     "epigenetic": "epigenetic",
 }
 BOARD_SECTIONS = ("components", "setup", "card_area", "budding_locations", "goals")
+# [overrides.types.T]: a field of every card of type T (applied before [overrides.cards], so a
+# card's own override is applied on top)
+TYPES = "types"
+# a relative value: "+1", "-2" (a string, as TOML reads +1 as the number 1)
+RELATIVE = re.compile(r"[+-]\d+")
 
 
 def apply_overrides(
@@ -44,13 +53,58 @@ def apply_overrides(
     merged = copy.deepcopy(raw)
     origins: dict[str, Origins] = {kind: {} for kind in raw}
     applied: list[str] = []
-    for kind in overrides.keys():
-        if kind in ENTRY_KINDS:
+    kinds = sorted(overrides.keys(), key=lambda k: k != TYPES)  # a type's cards, then each card's
+    for kind in kinds:
+        if kind == TYPES:
+            _override_types(merged["cards"], overrides.table(TYPES), origins["cards"], applied)
+        elif kind in ENTRY_KINDS:
             _override_entries(kind, merged[kind], overrides.table(kind), origins[kind], applied)
         elif kind == "board":
             _override_board(merged["board"], overrides.table("board"), origins["board"], applied)
-    overrides.finish(tuple(ENTRY_KINDS) + ("board",))
+    overrides.finish(tuple(ENTRY_KINDS) + ("board", TYPES))
     return merged, origins, applied
+
+
+def _set(row: dict[str, Any], key: str, value: Any, values: Table) -> Any:
+    """Set row[key] to `value`, or by it where it is relative ("+1"); the value set."""
+    if isinstance(value, str) and RELATIVE.fullmatch(value.strip()):
+        old = row.get(key)
+        if not isinstance(old, int) or isinstance(old, bool):
+            raise values.error(key, f"a relative value ({value!r}) needs a whole number to change; "
+                               f"the value is {_show(old)}")
+        row[key] = old + int(value)
+    else:
+        row[key] = copy.deepcopy(value)
+    return row[key]
+
+
+def _override_types(data: dict[str, Any], table: Table, origins: Origins, applied: list[str]) -> None:
+    rows = data.get("card", [])
+    if not isinstance(rows, list):
+        return  # a malformed data file: parsing it reports the problem
+    for written in table.keys():
+        kind = card_type_named(written)
+        if kind is None:
+            raise table.error(written, f"no card type {written!r}; the types: {card_type_names()}")
+        values = table.table(written)
+        settable = CARD_FIELDS[kind]
+        mine = [(i, row) for i, row in enumerate(rows) if isinstance(row, dict) and row.get("type") == kind]
+        for key in values.keys():
+            if key not in settable:
+                raise values.error(
+                    key, f"{CARD_TYPE_LABELS[kind]} cards have no field {key!r} to override"
+                    f"{nearest(key, settable)}; allowed: {allowed(settable)}")
+            for i, row in mine:
+                old = copy.deepcopy(row.get(key))
+                _set(row, key, values.data[key], values)
+                origins[f"card[{i}].{key}"] = (values.file, values.keypath(key))
+                origins[f"@{row.get('name')}.{key}"] = (values.file, values.keypath(key))
+                value = values.data[key]
+                written_as = value if isinstance(value, str) and RELATIVE.fullmatch(value.strip()) \
+                    else f"= {_show(value)}"
+                applied.append(f"card {row.get('name')!r}: {key} {_show(old)} -> {_show(row[key])} "
+                               f"(types.{kind}.{key} {written_as})")
+        values.finish(values.keys())
 
 
 def _override_entries(
@@ -87,8 +141,11 @@ def _override_entries(
                     f"{array_key} {name!r} has no field {key!r} to override{nearest(key, settable)}; "
                     f"allowed: {allowed(settable)}",
                 )
-            old = row.get(key)
-            row[key] = copy.deepcopy(values.data[key])
+            old = copy.deepcopy(row.get(key))
+            if kind == "cards":
+                _set(row, key, values.data[key], values)
+            else:
+                row[key] = copy.deepcopy(values.data[key])
             origins[f"{array_key}[{i}].{key}"] = (values.file, values.keypath(key))
             origins[f"@{name}.{key}"] = (values.file, values.keypath(key))  # for later checks
             applied.append(f"{array_key} {name!r}: {key} {_show(old)} -> {_show(row[key])}")

@@ -16,11 +16,12 @@ import tomli_w
 
 from simcell.config.errors import ConfigError
 from simcell.config.load import load_run_config
+from simcell.config.overrides import RELATIVE
 from simcell.config.tables import read_toml
 
 # where a sweep key lives in a run config: cards, events, goals, epigenetic cards and the board
 # under [overrides], rule switches under [rules]
-OVERRIDE_ROOTS = ("cards", "events", "goals", "epigenetic", "board")
+OVERRIDE_ROOTS = ("cards", "types", "events", "goals", "epigenetic", "board")
 
 
 @dataclass(frozen=True)
@@ -54,12 +55,17 @@ def config_path(key: str) -> tuple[str, ...]:
         return ("overrides", *parts)
     if parts[0] == "rules" and len(parts) == 2:
         return tuple(parts)
-    raise ValueError(f"{key!r} is not a card, event, goal, board or rule value (e.g. "
-                     f"cards.\"Insulin\".atp, board.goals.first_marker_hp, rules.turn_order)")
+    raise ValueError(f"{key!r} is not a card, card type, event, goal, board or rule value (e.g. "
+                     f"cards.\"Insulin\".atp, types.detox.atp, board.goals.first_marker_hp, "
+                     f"rules.turn_order)")
 
 
-def parse_value(text: str) -> Any:
-    """A TOML value (1, 2.5, true, [2, 3, 4, 5, 6], "rotate"), or a bare word as a string."""
+def parse_value(text: str, relative: bool = True) -> Any:
+    """A TOML value (1, 2.5, true, [2, 3, 4, 5, 6], "rotate"), a bare word as a string, or (with
+    `relative`, as --set reads it) a whole number written with its sign (+1, -1) as the relative
+    value "+1" (overrides.py)."""
+    if relative and RELATIVE.fullmatch(text.strip()):
+        return text.strip()
     try:
         return tomllib.loads(f"v = {text.strip()}")["v"]
     except tomllib.TOMLDecodeError:
@@ -141,8 +147,8 @@ def _set(data: dict, path: tuple[str, ...], value: Any) -> None:
 
 
 def _label(setting: Setting, value: Any) -> str:
-    last = [p for p in setting.path if p not in ("overrides", "cards", "board", "rules", "events",
-                                                  "goals", "epigenetic")]
+    last = [p for p in setting.path if p not in ("overrides", "cards", "types", "board", "rules",
+                                                  "events", "goals", "epigenetic")]
     text = tomli_w.dumps({"v": value})[4:].strip() if not isinstance(value, str) else value
     name = ".".join(last) + "=" + text
     return re.sub(r"[^\w.=+,-]+", "_", name)

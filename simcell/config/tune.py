@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from simcell.config.errors import ConfigError, allowed, nearest
+from simcell.config.errors import ConfigError, allowed, card_type_named, card_type_names, nearest
 from simcell.config.load import load_run_config
 from simcell.config.model import GameDefinition
 from simcell.config.cardset import write_card_set
@@ -150,15 +150,17 @@ def _cards(game: GameDefinition, names: list[str], t: Table) -> tuple[str, ...]:
     types = {c.type for c in completable}
     out: set[str] = set()
     for n in names:
+        kind = card_type_named(n)
         if n == "all":
             out |= by_name
-        elif n in types:
-            out |= {c.name for c in completable if c.type == n}
         elif n in by_name:
             out.add(n)
+        elif kind in types:
+            out |= {c.name for c in completable if c.type == kind}
         else:
             raise ConfigError(t.path, "tune.cards", f"{n!r} is neither 'all', a card type nor a card "
-                              f"a player completes{nearest(n, sorted(by_name | types))}")
+                              f"a player completes{nearest(n, sorted(by_name | types))}; the types: "
+                              f"{card_type_names()}")
     return tuple(c.name for c in completable if c.name in out)
 
 

@@ -7,6 +7,7 @@ directories alone: each figure side by side with the paired difference and its i
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,10 +18,12 @@ from simcell.reports import cards as cs
 from simcell.reports.units import in_atp, load_calibration
 from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
 from simcell.reports.estimates import BlockSums
-from simcell.reports.paired import Difference, Sums, difference, holm, moved
+from simcell.reports.intervals import Estimate, verdict
+from simcell.reports.paired import Difference, Sums, difference, holm, jackknife_many, moved
 from simcell.reports.render import Figure, Report, Section, Table, write_report
 from simcell.reports.sections.cards import _card_sums, card_table
 from simcell.reports.style import figure, pretty
+from simcell.vocabulary import CARD_TYPE_LABELS
 
 
 class CompareError(Exception):
@@ -243,6 +246,44 @@ def card_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, cards: pd.D
     return out
 
 
+def type_gaps(t: dict[str, np.ndarray], ids: np.ndarray, types: np.ndarray, names: list[str]) -> np.ndarray:
+    """Each type's gap against the average card, pp: its cards' mean opening-hand effect minus
+    the mean over every card dealt (cards weigh equally, as reports/cards.type_effects)."""
+    effect = _ratio(t["open_win"][ids], t["dealt"][ids]) * 100
+    ok = np.isfinite(effect)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a type none of whose cards was dealt
+        overall = np.nanmean(np.where(ok, effect, np.nan))
+        return np.array([np.nanmean(np.where(ok & (types == n), effect, np.nan)) - overall
+                         for n in names])
+
+
+def type_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, cards: pd.DataFrame,
+                 band: float) -> pd.DataFrame:
+    """Each card type's gap against the average card in A and in B (each with its own interval
+    and verdict against the band `card_type_pp`) and the difference B − A with its interval. A
+    type **moved** when that interval lies wholly outside the band."""
+    ids, types = cards["id"].to_numpy(), cards["type"].to_numpy()
+    names = list(dict.fromkeys(types))
+
+    def gaps(t):
+        return type_gaps(t, ids, types, names)
+
+    d = difference(gaps, sa, sb, paired)
+    lo, hi = d.bounds()
+    out = pd.DataFrame({"players": seg.players, "field": seg.field_name, "type": names,
+                        "gap_pp_A": d.a, "gap_pp_B": d.b, "gap_pp_diff": d.diff,
+                        "gap_pp_low": lo, "gap_pp_high": hi, "gap_pp_p": d.p_values(),
+                        "moved": moved(d, band)})
+    for side, sums in (("A", sa), ("B", sb)):
+        value, se, df = jackknife_many(lambda ts: gaps(ts[0]), [sums])
+        est = [Estimate(float(v), float(e), df) for v, e in zip(value, se)]
+        out[f"gap_pp_low_{side}"] = [e.low for e in est]
+        out[f"gap_pp_high_{side}"] = [e.high for e in est]
+        out[f"verdict_{side}"] = [verdict(e, band) for e in est]
+    return out
+
+
 def correlation(hp_a: np.ndarray, hp_b: np.ndarray) -> float:
     """Correlation of paired per-game results: each player's final HP in A and in B."""
     x, y = hp_a.astype(float).ravel(), hp_b.astype(float).ravel()
@@ -265,6 +306,28 @@ def _forest(head: pd.DataFrame, title: str):
     ax.axvline(0, color="black", lw=0.8)
     ax.set_yticks(y, [f"{f} ({u.split(',')[0]})" for f, u in zip(h["figure"], h["unit"])], fontsize=8)
     ax.set_xlabel("B − A (95% interval)")
+    ax.set_title(title)
+    return fig
+
+
+def _type_figure(t: pd.DataFrame, band: float, title: str):
+    """Each type's gap against the average card in A (grey) and B (blue), each with its own 95%
+    interval, against the band; a moved type's name in red."""
+    t = t.reset_index(drop=True)
+    fig, ax = figure(figsize=(7.5, 0.42 * len(t) + 1.4))
+    y = np.arange(len(t))
+    for side, colour, dy in (("A", "#888888", 0.14), ("B", "#0077bb", -0.14)):
+        v = t[f"gap_pp_{side}"]
+        ax.errorbar(v, y + dy, fmt="o", ms=4, color=colour, capsize=2, label=side,
+                    xerr=[v - t[f"gap_pp_low_{side}"], t[f"gap_pp_high_{side}"] - v])
+    ax.axvspan(-band, band, color="#228833", alpha=0.15)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yticks(y, [CARD_TYPE_LABELS[n] for n in t["type"]], fontsize=8)
+    for label, is_moved in zip(ax.get_yticklabels(), t["moved"]):
+        label.set_color("#cc3311" if is_moved else "black")
+    ax.invert_yaxis()
+    ax.set_xlabel("gap against the average card (win share, pp; 95% interval)")
+    ax.legend(loc="lower right", fontsize=8)
     ax.set_title(title)
     return fig
 
@@ -300,6 +363,70 @@ def atp_column(df: pd.DataFrame, calibration: dict | None, unit_of) -> list[str]
     return out
 
 
+def type_section(types: pd.DataFrame, band: float) -> Section:
+    """The card types' gaps against the average card, A and B, and what moved."""
+    sec = Section("types", "Card types", figures_first=True)
+    mv = types[types["moved"]]
+    sec.text.append(
+        f"Each card type's gap against the average card (its cards' mean opening-hand effect minus "
+        f"the mean over every card, as the run report's card types) in A and in B, each with its "
+        f"verdict against the band ±{band:g} pp (`card_type_pp`), and the paired difference B − A. "
+        f"A type **moved** when the interval of B − A lies wholly outside the band. "
+        + (f"Moved: {', '.join(f'{CARD_TYPE_LABELS[r.type]} ({r.players}p · {r.field}: {r.gap_pp_A:+.2f} → {r.gap_pp_B:+.2f} pp, B − A {r.gap_pp_diff:+.2f}, {r.gap_pp_low:+.2f} to {r.gap_pp_high:+.2f})' for r in mv.itertuples())}."
+           if len(mv) else "No type moved."))
+    for (p, field), part in types.groupby(["players", "field"], sort=False):
+        sec.figures.append(Figure(f"compare_types_{p}p_{field}", f"Card types, A and B, {p}p · {field}",
+                                  _type_figure(part, band, f"Card types, A and B, {p}p · {field}"),
+                                  f"Each type's gap against the average card in A (grey) and B (blue), "
+                                  f"95% intervals; green: the band ±{band:g} pp; a moved type in red."))
+
+    def level(side):
+        return [f"{v:+.2f} ({lo:+.2f} to {hi:+.2f}), {vd}" for v, lo, hi, vd in
+                zip(types[f"gap_pp_{side}"], types[f"gap_pp_low_{side}"], types[f"gap_pp_high_{side}"],
+                    types[f"verdict_{side}"])]
+
+    shown = types[["players", "field"]].assign(**{
+        "type": types["type"].map(CARD_TYPE_LABELS), "A, pp": level("A"), "B, pp": level("B"),
+        "B − A (95%)": [f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})" for d, lo, hi in
+                        zip(types["gap_pp_diff"], types["gap_pp_low"], types["gap_pp_high"])],
+        "moved": np.where(types["moved"], "moved", "")})
+    sec.tables.append(Table("types", "Card types against the average card, A and B", types, shown))
+    return sec
+
+
+def terminal_summary(folder: Path) -> str:
+    """What `simcell compare` prints: the values changed, the headline figures and card types
+    that moved, every type's gap A → B, and the cards that moved, from the report's tables."""
+    t = folder / "tables"
+    diffs = pd.read_csv(t / "differences.csv")
+    head = pd.read_csv(t / "headline.csv")
+    types = pd.read_csv(t / "types.csv")
+    cards = pd.read_csv(t / "cards.csv")
+    lines = [f"{len(diffs)} value(s) differ (A → B)" + (": " + ", ".join(
+        f"{r.name}{'.' + r.field if isinstance(r.field, str) and r.field else ''} {r.A} → {r.B}"
+        for r in diffs.head(8).itertuples()) + (" …" if len(diffs) > 8 else "") if len(diffs) else "")]
+
+    def span(d, lo, hi):
+        return f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})"
+
+    mv = head[head["moved"]]
+    lines.append("headline figures moved: " + ("; ".join(
+        f"{r.players}p · {r.field} {r.figure} {r.A:.2f} → {r.B:.2f}, B − A {span(r.difference, r.low, r.high)}"
+        for r in mv.itertuples()) if len(mv) else "none"))
+    lines.append("card types against the average card, pp (A → B, B − A with its 95% interval):")
+    for r in types.itertuples():
+        lines.append(f"  {r.players}p · {r.field} {CARD_TYPE_LABELS[r.type]:<25} {r.gap_pp_A:+6.2f} → "
+                     f"{r.gap_pp_B:+6.2f}, B − A {span(r.gap_pp_diff, r.gap_pp_low, r.gap_pp_high)}"
+                     + ("  moved" if r.moved else ""))
+    mc = cards[cards["moved"]]
+    lines.append("cards moved: " + ("; ".join(
+        f"{r.players}p · {r.field} {r.name} effect B − A "
+        f"{span(r.open_hand_win_pp_diff, r.open_hand_win_pp_low, r.open_hand_win_pp_high)}"
+        for r in mc.head(8).itertuples()) + (f" and {len(mc) - 8} more" if len(mc) > 8 else "")
+        if len(mc) else "none"))
+    return "\n".join(lines)
+
+
 def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
                   calibration: Path | None = None) -> Path:
     """Write the comparison report of run B against run A into `out`; returns `out`. With a
@@ -314,7 +441,7 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
     sec_head.text.append(f"**A** = `{root_a}`, **B** = `{root_b}`; {pair.text}.")
     if diffs.empty:
         sec_head.text.append("The two runs play the same game (no card, board or rule value differs).")
-    heads, sources, card_rows, corr_rows, figs = [], [], [], [], []
+    heads, sources, card_rows, type_rows, corr_rows, figs = [], [], [], [], [], []
     for seg_a, seg_b in zip(a.segments, b.segments):
         sa, hp_a = segment_sums(a, seg_a)
         sb, hp_b = segment_sums(b, seg_b)
@@ -322,6 +449,7 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
         heads.append(head)
         sources.append(source_changes(seg_a, sa, sb, pair.paired))
         card_rows.append(card_changes(seg_a, sa, sb, pair.paired, cards, bands["card_open_hand_pp"]))
+        type_rows.append(type_changes(seg_a, sa, sb, pair.paired, cards, bands["card_type_pp"]))
         rho = correlation(hp_a, hp_b) if pair.paired and hp_a.shape == hp_b.shape else float("nan")
         corr_rows.append({"players": seg_a.players, "field": seg_a.field_name, "games": seg_a.games,
                           "rho": rho, "variance_reduction": 1 / (1 - rho) if rho == rho and rho < 1 else np.nan})
@@ -367,6 +495,7 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
                                 **{"B − A (95%)": [f"{d:+.3f} ({lo:+.3f} to {hi:+.3f})" for d, lo, hi in
                                                    zip(src["difference"], src["low"], src["high"])]}),
                             collapsed=True))
+    tsec = type_section(pd.concat(type_rows, ignore_index=True), bands["card_type_pp"])
     allc = pd.concat(card_rows, ignore_index=True)
     csec = Section("cards", "Cards", figures_first=True)
     band = bands["card_open_hand_pp"]
@@ -401,5 +530,5 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
         csec.tables.append(Table("cards_moved", "Cards changed or moved", allc[top], cshown[top]))
     csec.tables.append(Table("cards", "Every card, A and B", allc, cshown, collapsed=True))
     title = f"simcell comparison: {Path(root_b).name} against {Path(root_a).name}"
-    write_report(Report(title, [sec_head, sec, csec]), out)
+    write_report(Report(title, [sec_head, sec, tsec, csec]), out)
     return out

@@ -111,11 +111,11 @@ figure{margin:1rem 0;break-inside:avoid}img{max-width:100%;height:auto}figcaptio
 code{background:#f3f3f3;padding:0 .2rem;overflow-wrap:anywhere}.note{font-size:.85rem;color:#555}
 details{margin:.5rem 0 1rem}summary{cursor:pointer;font-weight:600}
 nav ul{columns:2;font-size:.9rem}
-.summary li{margin:.35rem 0}
+ul.summary li{margin:.35rem 0}ol.summary li{margin:.1rem 0}
 @page{size:A4;margin:12mm}
 @media print{body{max-width:none;margin:0;padding:0;font-size:9.5pt}nav,details{display:none}
 table{font-size:7.5pt}h2{break-after:avoid;margin-top:1.2rem}h3{break-after:avoid}
-img{max-height:18cm;object-fit:contain}}
+img{max-height:13cm;object-fit:contain}}
 """
 
 
@@ -150,14 +150,21 @@ def write_report(report: Report, out: Path) -> list[Path]:
     for s in report.sections:
         md += [f"## {s.title}", ""]
         body.append(f'<h2 id="{s.key}">{html.escape(s.title)}</h2>')
-        items: list[str] = []  # a run of "- " paragraphs is one list
+        items: list[str] = []  # a run of "- " paragraphs is one list, of "1. " one numbered list
+        kind = "ul"
         for p in s.text + [""]:
-            if p.startswith("- "):
-                items.append(f"<li>{_inline_html(p[2:])}</li>")
+            numbered = re.match(r"\d+\. ", p)
+            if p.startswith("- ") or numbered:
+                new_kind = "ol" if numbered else "ul"
+                if items and new_kind != kind:
+                    body.append(f'<{kind} class="{s.key}">' + "".join(items) + f"</{kind}>")
+                    items = []
+                kind = new_kind
+                items.append(f"<li>{_inline_html(p[numbered.end() if numbered else 2:])}</li>")
                 md.append(p)
                 continue
             if items:
-                body.append(f'<ul class="{s.key}">' + "".join(items) + "</ul>")
+                body.append(f'<{kind} class="{s.key}">' + "".join(items) + f"</{kind}>")
                 md.append("")
                 items = []
             if p:

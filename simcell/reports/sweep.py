@@ -8,6 +8,7 @@ variant (Benjamini–Hochberg)."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,12 +17,13 @@ import pandas as pd
 from scipy import stats
 
 from simcell.reports.units import in_atp, load_calibration
-from simcell.reports.compare import card_changes, pairing, segment_sums
+from simcell.reports.compare import card_changes, pairing, segment_sums, type_gaps
 from simcell.reports.data import RunData
 from simcell.reports.paired import difference, jackknife_many
 from simcell.reports.render import Figure, Report, Section, Table, write_report
 from simcell.reports.sections.cards import card_table
 from simcell.reports.style import figure
+from simcell.vocabulary import CARD_TYPE_LABELS
 
 SWEEP_FILE = "sweep.json"
 
@@ -39,15 +41,24 @@ def _ratio(n, d):
 
 
 class _Figures:
-    """The figures of one variant from its block-sum totals: the swept card's opening-hand
-    effect, contrast, pick rate and completion rate (pp or %), the worst seat's distance from the
-    fair share (pp) and the winning HP."""
+    """The figures of one variant from its block-sum totals: for a swept card, its opening-hand
+    effect, contrast, pick rate and completion rate (pp or %); for a swept card type, its gap
+    against the average card (pp); each seat's distance from the fair share and the largest
+    of them (pp), and the winning HP. `crossing` is the index of the figure whose zero crossing
+    the sweep reports (the card's contrast, the type's gap), or None."""
 
-    def __init__(self, card: int | None, same_type: np.ndarray, players: int):
+    def __init__(self, card: int | None, same_type: np.ndarray, players: int,
+                 type_ids: np.ndarray | None = None, all_ids: np.ndarray | None = None,
+                 type_label: str = "type"):
         self.card, self.same_type, self.p = card, same_type, players
+        self.type_ids, self.all_ids = type_ids, all_ids
         self.names = (["opening-hand effect (pp)", "against its type (pp)", "pick rate (%)",
-                       "completion rate (%)"] if card is not None else []) + [
-            "worst seat − fair share (pp)", "winning HP"]
+                       "completion rate (%)"] if card is not None else [])
+        self.names += [f"{type_label} against the average card (pp)"] if type_ids is not None else []
+        self.crossing = 1 if card is not None else (0 if type_ids is not None else None)
+        self.names += [f"{'seat 0 (first)' if s == 0 else f'seat {s}'} − fair share (pp)"
+                       for s in range(players)]
+        self.names += ["largest distance from the fair share (pp)", "winning HP"]
 
     def __call__(self, t: dict) -> np.ndarray:
         out = []
@@ -59,8 +70,12 @@ class _Figures:
             out += [own, own - np.nanmean(others) if len(others) else np.nan,
                     _ratio(t["bought"][c], t["exposed"][c]) * 100,
                     _ratio(t["completed"][c], t["acquired"][c]) * 100]
+        if self.type_ids is not None:
+            kinds = np.where(np.isin(self.all_ids, self.type_ids), "swept", "other")
+            out += list(type_gaps(t, self.all_ids, kinds, ["swept"]))
+        # each seat's distance, and the largest: fixed quantities, whichever seat is furthest
         share = _ratio(t["seat_win"], t["seat_rows"]) * 100 - 100 / self.p
-        out += [share[np.argmax(np.abs(share))], t["winning_hp"] / t["games"]]
+        out += list(share) + [np.max(np.abs(share)), t["winning_hp"] / t["games"]]
         return np.array(out, float)
 
 
@@ -89,6 +104,20 @@ class _Sweep:
     same_type: np.ndarray
     cards: pd.DataFrame
     holdout: dict | None
+    card_type: str | None = None  # a swept card type (when no single card is swept)
+    type_ids: np.ndarray | None = None
+
+    def figures(self, players: int) -> _Figures:
+        return _Figures(self.card, self.same_type, players, self.type_ids,
+                        self.cards["id"].to_numpy() if self.type_ids is not None else None,
+                        self.target or "type")
+
+    @property
+    def target(self) -> str | None:
+        """What the zero crossing is of: the swept card, or the swept type."""
+        if self.card is not None:
+            return self.card_name
+        return CARD_TYPE_LABELS[self.card_type] if self.card_type else None
 
 
 def _read(folder: Path) -> _Sweep:
@@ -98,7 +127,9 @@ def _read(folder: Path) -> _Sweep:
     for r in runs[1:]:
         pairing(runs[0], r)  # the same players, fields and games; refused otherwise
     one = len(settings) == 1
-    x_values = [v["values"][0] for v in variants]
+    # a relative value ("+1", config/overrides.py) is the step it makes
+    x_values = [int(x) if isinstance(x, str) and re.fullmatch(r"[+-]\d+", x.strip()) else x
+                for x in (v["values"][0] for v in variants)]
     numeric = one and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in x_values)
     x = np.array(x_values, float) if numeric else np.arange(len(variants), dtype=float)
     cards = card_table(runs[0])
@@ -113,20 +144,24 @@ def _read(folder: Path) -> _Sweep:
     card = int(cards.loc[cards["name"] == card_name, "id"].iloc[0]) if card_name is not None else None
     same_type = (cards.loc[cards["type"] == cards.loc[cards["id"] == card, "type"].iloc[0], "id"].to_numpy()
                  if card is not None else np.array([], int))
+    card_type = None if card is not None else next((s["card_type"] for s in settings if s.get("card_type")), None)
+    if card_type is not None:
+        key = next(s["key"] for s in settings if s.get("card_type"))
+    type_ids = cards.loc[cards["type"] == card_type, "id"].to_numpy() if card_type else None
     return _Sweep(settings, variants, runs, x, numeric, key, card, card_name, same_type, cards,
-                  plan.get("holdout"))
+                  plan.get("holdout"), card_type, type_ids)
 
 
 def brackets(folder: Path) -> list[int]:
     """The variants (indices) on either side of each place where the swept card's contrast
     crosses zero, over the player counts and fields: the ones a holdout replays."""
     sw = _read(folder)
-    if sw.card is None or not sw.numeric or len(sw.variants) < 2:
+    if sw.target is None or not sw.numeric or len(sw.variants) < 2:
         return []
     out: set[int] = set()
     for si, seg in enumerate(sw.runs[0].segments):
-        stat = _Figures(sw.card, sw.same_type, seg.players)
-        ys = np.array([stat({k: v.sum(axis=0) for k, v in segment_sums(r, r.segments[si])[0].items()})[1]
+        stat = sw.figures(seg.players)
+        ys = np.array([stat({k: v.sum(axis=0) for k, v in segment_sums(r, r.segments[si])[0].items()})[stat.crossing]
                        for r in sw.runs])
         at = _crossing(np.arange(len(ys), dtype=float), ys)
         if np.isfinite(at):
@@ -153,10 +188,11 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
         + ". Each point is the variant's figure; its interval is that of the paired difference "
         "from the first variant (jackknife over the shared blocks), drawn around the point.")
     rows, summary_rows, moved_rows = [], [], []
+    crossings: dict[tuple[int, str], tuple[str, float]] = {}  # (players, field) -> (figure, x)
     for si, seg in enumerate(runs[0].segments):
         segs = [r.segments[si] for r in runs]
         sums = [segment_sums(r, s)[0] for r, s in zip(runs, segs)]
-        stat = _Figures(card, same_type, seg.players)
+        stat = sw.figures(seg.players)
         for v, (variant, s) in enumerate(zip(variants, sums)):
             d = difference(stat, sums[0], s)
             lo, hi = d.bounds()
@@ -174,24 +210,28 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
             for j, name in enumerate(stat.names):
                 summary_rows.append({"players": seg.players, "field": seg.field_name, "figure": name,
                                      "slope_per_step": value[j], "slope_se": se[j], "df": df})
-            if card is not None and numeric:
-                def cross(totals, stat=stat):
-                    return np.array([_crossing(x, np.array([stat(t)[1] for t in totals]))])
+            if stat.crossing is not None and numeric:
+                at = stat.crossing
+                what = "contrast" if card is not None else "gap against the average card"
+
+                def cross(totals, stat=stat, at=at):
+                    return np.array([_crossing(x, np.array([stat(t)[at] for t in totals]))])
 
                 cv, cse, _ = jackknife_many(cross, sums)
                 summary_rows.append({"players": seg.players, "field": seg.field_name,
-                                     "figure": f"{card_name}: value where its contrast crosses 0",
+                                     "figure": f"{sw.target}: value where its {what} crosses 0",
                                      "crossing": cv[0], "crossing_se": cse[0], "df": df})
+                crossings[(seg.players, seg.field_name)] = (stat.names[at], cv[0])
                 if len(hold) >= 2:
                     hsums = [segment_sums(r, r.segments[si])[0] for r in hold]
 
-                    def hold_cross(totals, stat=stat):
-                        return np.array([_crossing(x_hold, np.array([stat(t)[1] for t in totals]))])
+                    def hold_cross(totals, stat=stat, at=at):
+                        return np.array([_crossing(x_hold, np.array([stat(t)[at] for t in totals]))])
 
                     hv, hse, hdf = jackknife_many(hold_cross, hsums)
                     summary_rows.append({
                         "players": seg.players, "field": seg.field_name,
-                        "figure": f"{card_name}: the same on fresh seeds (holdout, seed {hold[0].seed}, "
+                        "figure": f"{sw.target}: the same on fresh seeds (holdout, seed {hold[0].seed}, "
                                   f"{key} = " + ", ".join(f"{v:g}" for v in x_hold) + ")",
                         "crossing": hv[0], "crossing_se": hse[0], "df": hdf, "holdout": True})
         if len(variants) > 1:
@@ -205,9 +245,11 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
     summary = pd.DataFrame(summary_rows)
     for (p, field), part in curves.groupby(["players", "field"], sort=False):
         head.figures.append(Figure(f"sweep_{p}p_{field}", f"Response curves, {p}p · {field}",
-                                   _curves(part, key if numeric else "variant", variants, numeric),
+                                   _curves(part, key if numeric else "variant", variants, numeric,
+                                           crossings.get((p, field))),
                                    "Each figure against the swept value; whiskers: the paired "
-                                   "difference's 95% interval from the first variant."))
+                                   "difference's 95% interval from the first variant; a dashed "
+                                   "line where the swept card's contrast or type's gap crosses 0."))
     shown = curves.assign(**{"value": curves["value"].round(2),
                              "vs first (95%)": [f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})" for d, lo, hi in
                                                 zip(curves["diff_from_first"], curves["diff_low"],
@@ -234,7 +276,8 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
             else:
                 text.append(f"{r['slope_per_step']:+.3f} ({r['slope_per_step'] - q * r['slope_se']:+.3f} "
                             f"to {r['slope_per_step'] + q * r['slope_se']:+.3f})")
-        head.tables.append(Table("sweep_summary", "Slope per step, and where the contrast crosses zero",
+        head.tables.append(Table("sweep_summary", "Slope per step, and where the swept card's contrast or "
+                                 "type's gap crosses zero",
                                  summary, summary[["players", "figure"]].assign(**{"estimate (95%)": text}),
                                  note="Slope: least squares over the variants, per unit of the swept "
                                       "value; both jackknifed over the blocks the variants share. A "
@@ -250,7 +293,8 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
     return folder
 
 
-def _curves(part: pd.DataFrame, xlabel: str, variants: list[dict], numeric: bool):
+def _curves(part: pd.DataFrame, xlabel: str, variants: list[dict], numeric: bool,
+            crossing: tuple[str, float] | None = None):
     names = list(dict.fromkeys(part["figure"]))
     cols = min(3, len(names))
     rows = -(-len(names) // cols)
@@ -260,6 +304,9 @@ def _curves(part: pd.DataFrame, xlabel: str, variants: list[dict], numeric: bool
         err = [f["diff_from_first"] - f["diff_low"], f["diff_high"] - f["diff_from_first"]]
         ax.errorbar(f["x"], f["value"], yerr=err, fmt="o-", ms=4, capsize=3, color="#4477aa")
         ax.set_title(name, fontsize=9)
+        if crossing is not None and crossing[0] == name and np.isfinite(crossing[1]):
+            ax.axhline(0, color="black", lw=0.6)
+            ax.axvline(crossing[1], color="#cc3311", lw=1, ls="--")
         if numeric:
             ax.set_xticks(f["x"])
         else:

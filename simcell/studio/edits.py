@@ -39,7 +39,8 @@ class Edit:
         out = []
         for key, text in self.values:
             try:
-                out.append((Setting(key, config_path(key), ()), parse_value(text)))
+                # a cell holds the value itself: -1 is a value (refused), not a step
+                out.append((Setting(key, config_path(key), ()), parse_value(text, relative=False)))
             except ValueError as exc:
                 raise EditError(key, str(exc)) from None
         return out

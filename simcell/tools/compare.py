@@ -3,6 +3,7 @@ same seed first (into OUT/a and OUT/b), then the comparison report (reports/comp
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from simcell.config.load import load_run_config
@@ -15,6 +16,23 @@ def default_folder(a: Path, b: Path) -> Path:
     return Path(f"compare-{a.stem}-{b.stem}") if a.is_file() else b.parent / f"compare-{a.name}-{b.name}"
 
 
+def _same_players_fields_games(a: Path, b: Path, plays: Plays, games: int | None) -> None:
+    """Two configs that could not be paired are refused before either plays."""
+    ra, rb = load_run_config(a), load_run_config(b)
+    if not plays.players and ra.players != rb.players:
+        raise ToolError(f"{a.name} and {b.name} differ in player counts (A {list(ra.players)}, "
+                        f"B {list(rb.players)}): give --players to play both at the same counts")
+    if [replace(f, name="") for f in ra.fields] != [replace(f, name="") for f in rb.fields]:
+        raise ToolError(f"{a.name} and {b.name} differ in their policy fields (A: "
+                        f"{'; '.join(f.describe() for f in ra.fields)}; B: "
+                        f"{'; '.join(f.describe() for f in rb.fields)}): a comparison holds the players fixed")
+    if games is None and ra.games != rb.games:
+        raise ToolError(f"{a.name} and {b.name} differ in games ({ra.games:,} and {rb.games:,}): "
+                        "give --games to play both the same")
+    if ra.duplicate != rb.duplicate:
+        raise ToolError(f"one of {a.name} and {b.name} is in duplicate mode and the other is not")
+
+
 def run_compare(a: Path, b: Path, folder: Path, plays: Plays, *, games: int | None = None,
                 seed: int | None = None, unpaired: bool = False,
                 calibration: Path | None = None) -> Path:
@@ -22,6 +40,7 @@ def run_compare(a: Path, b: Path, folder: Path, plays: Plays, *, games: int | No
     if a.is_file() != b.is_file():
         raise ToolError("give two run directories or two configs, not one of each")
     if a.is_file():
+        _same_players_fields_games(a, b, plays, games)
         shared = seed if seed is not None else load_run_config(a).seed
         a, b = (plays.into(config, folder / name, games, shared, report=True)
                 for name, config in (("a", a), ("b", b)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from simcell.config.errors import card_type_named
 from simcell.config.load import load_run_config
 from simcell.config.sweep import variants as sweep_variants
 from simcell.reports.sweep import brackets, build_sweep, write_plan
@@ -20,7 +21,10 @@ def run_sweep(config: Path, sets: list[str], folder: Path, plays: Plays, *, game
         plays.say(f"variant {i + 1} of {len(variants)}: {v.name}")
         plays.into(v.config, folder / "runs" / v.name, games, seed)
         plan.append({"name": v.name, "values": list(v.values), "run": f"runs/{v.name}"})
-    settings_json = [{"key": s.key, "path": list(s.path), "values": list(s.values)} for s in settings]
+    # a swept card type under the name the records use (the key may give the game's name)
+    settings_json = [{"key": s.key, "path": list(s.path), "values": list(s.values)}
+                     | ({"card_type": card_type_named(s.path[2])} if s.path[:2] == ("overrides", "types") else {})
+                     for s in settings]
     write_plan(folder, settings_json, plan)
     replay = brackets(folder) if holdout else []
     if replay:

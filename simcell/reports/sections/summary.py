@@ -69,13 +69,20 @@ def seat_sentences(seats: pd.DataFrame, sources: pd.DataFrame, band: str) -> lis
         return []
     out, frags, out_of_band = [], [], []
     groups = list(seats.groupby(["players", "field"], sort=False))
-    for (p, _field), part in groups:
+    two = seats["field"].nunique() > 1
+    for (p, field), part in groups:
         part = part.set_index("seat")
         first, last = part.loc[0], part.loc[p - 1]
         share = _ci(first["win_share_pp"], first["win_share_pp_low"], first["win_share_pp_high"], unit="%")
+        # every other seat out of band, by name: seat 1's own lead is a finding too
+        others = part[(part.index > 0) & (part["verdict"] == OUT_OF_BAND)]
+        rest = (f"; seat{'s' if len(others) > 1 else ''} " + ", ".join(
+            f"{int(s)} {r['above_fair_pp']:+.1f}" for s, r in others.iterrows()) + " pp from the fair share"
+            if len(others) else "")
+        at = f"{p} players" + (f", {field}" if two else "")
         frags.append(f"{share} of {p}-player games against a fair {100 / p:.0f}% (the last seat: "
-                     f"{last['win_share_pp']:.1f}%)" if len(groups) == 1 else
-                     f"{share} at {p} players (fair {100 / p:.0f}%)")
+                     f"{last['win_share_pp']:.1f}%{rest})" if len(groups) == 1 else
+                     f"{share} at {at} (fair {100 / p:.0f}%{rest})")
         if (part["verdict"] == OUT_OF_BAND).any():
             out_of_band.append(p)
     verdict = (f"no seat is shown out of the {band} band" if not out_of_band else
@@ -111,9 +118,7 @@ def marker_sentence(marker: pd.DataFrame, by_round: pd.DataFrame, seats: pd.Data
              else f"rarely holds the First Player Marker in {p}-player games")
     return [f"The first player {holds}, so it reaches Laureates and the goal cards first; "
             f"{100 * m['laureates_retake_share']:.0f}% of its Laureates placements are made while "
-            "it already holds the marker. The config keys that move this: "
-            "`rules.laureates_holder_may_take`, `rules.turn_order`, `rules.starting_atp` and "
-            "`overrides.board.goals.first_marker_hp`. [Levers](#seats)."]
+            "it already holds the marker. [Levers](#seats)."]
 
 
 def type_sentence(types: pd.DataFrame, band: float) -> list[str]:
@@ -141,11 +146,18 @@ def type_sentence(types: pd.DataFrame, band: float) -> list[str]:
         parts.append((abs(part["gap_pp"]).max(), f"{TYPE_PLURALS.get(t, t)} are worth {more} than the "
                       f"average card: {vals}"))
     parts.sort(key=lambda x: -x[0])
-    text = "; ".join(p for _, p in parts[:3])
-    left = len(parts) - 3
-    extra = f" ({left} more type{' is' if left == 1 else 's are'} out of band)" if left > 0 else ""
-    return [f"Card types: {text}{extra} (win share when dealt in the opening hand, against the mean "
-            f"over all cards; band ±{band:g} pp). [Card types](#cards)."]
+    text = "; ".join(p for _, p in parts)
+    return [f"Card types out of band: {text} (a player dealt one in the opening hand wins this "
+            f"much more or less often than one dealt the average card; band ±{band:g} pp). "
+            "[Card types](#cards)."]
+
+
+def _holder(card) -> str:
+    """What being dealt the card does against an average player, in words: a card strong
+    against its type can still lose (its whole type is weak)."""
+    e = card["open_hand_win_pp"]
+    return (f"a player dealt it wins {abs(e):.1f} pp {'more' if e > 0 else 'less'} often than "
+            "the average player")
 
 
 def card_sentence(cards: pd.DataFrame, band: float) -> list[str]:
@@ -160,9 +172,12 @@ def card_sentence(cards: pd.DataFrame, band: float) -> list[str]:
         strong, weak = ranked.iloc[-1], ranked.iloc[0]
         head = (f"{len(flagged)} of {n} cards are out of line within their type" if len(flagged)
                 else f"No card is shown out of line within its type (0 of {n})")
-        out.append(f"{head} at {p} players (band ±{band:g} pp); the strongest against its type is "
-                   f"{strong['name']} ({_ci(strong['contrast_pp'], strong['contrast_pp_low'], strong['contrast_pp_high'], 1, True)} pp), "
-                   f"the weakest {weak['name']} ({_ci(weak['contrast_pp'], weak['contrast_pp_low'], weak['contrast_pp_high'], 1, True)} pp).")
+        out.append(f"{head} at {p} players (band ±{band:g} pp, against the other cards of its "
+                   f"type); the strongest against its type is {strong['name']} "
+                   f"({_ci(strong['contrast_pp'], strong['contrast_pp_low'], strong['contrast_pp_high'], 1, True)} pp; "
+                   f"{_holder(strong)}), the weakest {weak['name']} "
+                   f"({_ci(weak['contrast_pp'], weak['contrast_pp_low'], weak['contrast_pp_high'], 1, True)} pp; "
+                   f"{_holder(weak)}).")
     if len(out) > 2:  # one sentence for many player counts
         counts = cards.groupby("players")["flagged"].sum()
         n = cards.groupby("players").size().iloc[0]
@@ -176,11 +191,81 @@ def card_sentence(cards: pd.DataFrame, band: float) -> list[str]:
     return out
 
 
+def verdict_sentence(verdicts: pd.DataFrame, card_verdicts: pd.DataFrame,
+                     types: pd.DataFrame) -> list[str]:
+    """One answer first: in balance or not, by which figures, at which counts (the verdicts
+    section's `verdicts` and `card_verdicts` tables)."""
+    if verdicts.empty:
+        return []
+    two = verdicts["field"].nunique() > 1
+    out = []
+    for (p, field), part in verdicts.groupby(["players", "field"], sort=False):
+        where = f"{p} players" + (f" ({field})" if two else "")
+        cv = card_verdicts[(card_verdicts["players"] == p) & (card_verdicts["field"] == field)]
+        bad = [WHAT[f] for f in part.loc[part["verdict"] == OUT_OF_BAND, "figure"] if f in WHAT]
+        tv = types[(types["players"] == p) & (types["field"] == field)] if len(types) else types
+        if len(tv) and "card types" in bad:
+            bad[bad.index("card types")] = f"{int((tv['verdict'] == OUT_OF_BAND).sum())} of {len(tv)} card types"
+        if len(cv) and int(cv["out of band"].iloc[0]):
+            bad.append(f"{int(cv['out of band'].iloc[0])} of {int(cv['cards'].iloc[0])} cards within their type")
+        unsure = (part["verdict"] != IN_BAND).any() or (len(cv) and int(cv["inconclusive"].iloc[0]))
+        out.append(f"**not in balance** at {where}: out of band are {_join(bad)}" if bad else
+                   f"**not shown in balance** at {where} (no figure is out of band; some need more games)"
+                   if unsure else f"**in balance** at {where}: every headline figure and card is shown in band")
+    return ["This game is " + "; ".join(out) + ". [Verdicts](#verdicts)."]
+
+
+# the verdicts table's figures, as the verdict sentence names them
+WHAT = {"seat win share − fair share (pp)": "the seats' win shares",
+        "seat HP − table mean": "the seats' HP",
+        "card type − average card (pp)": "card types"}
+
+
+def changes(tables: dict[str, pd.DataFrame], config: str) -> list[str]:
+    """The (at most four) changes most likely to help, largest first: the seats' levers, each card
+    type out of band, the cards furthest out within their type; each with its direction and the
+    command that measures its size."""
+    out: list[tuple[float, str]] = []
+    seats = tables.get("seat_advantage", pd.DataFrame())
+    if len(seats) and (seats["verdict"] == OUT_OF_BAND).any():
+        worst = seats.loc[seats["above_fair_pp"].abs().idxmax()]
+        out.append((abs(worst["above_fair_pp"]) + 100,  # the seats first: every game is played from one
+                    f"**The seats** (seat {int(worst['seat'])} {worst['above_fair_pp']:+.1f} pp from the "
+                    f"fair share at {int(worst['players'])} players): "
+                    "`rules.laureates_holder_may_take = false`, `rules.turn_order = \"rotate\"`, a "
+                    "flatter `rules.starting_atp` or fewer `overrides.board.goals.first_marker_hp`; "
+                    f"`simcell seats {config}` measures each and searches the ladder."))
+    types = tables.get("card_types", pd.DataFrame())
+    for t, part in types[types["verdict"] == OUT_OF_BAND].groupby("type", sort=False) if len(types) else []:
+        r = part.loc[part["gap_pp"].abs().idxmax()]
+        up = r["gap_pp"] > 0
+        out.append((abs(r["gap_pp"]), f"**{TYPE_PLURALS.get(t, t)}** ({r['gap_pp']:+.1f} pp against the "
+                    f"average card at {int(r['players'])} players): make them "
+                    f"{'dearer or worth less' if up else 'cheaper or worth more'}: "
+                    f"`simcell sweep {config} --set 'types.{t}.atp={'+0,+1,+2' if up else '-1,+0'}'`."))
+    cards = tables.get("card_strength", pd.DataFrame())
+    if len(cards):
+        flagged = cards[cards["flagged"]]
+        for _, r in flagged.reindex(flagged["contrast_pp"].abs().sort_values(ascending=False).index).head(3).iterrows():
+            up = r["contrast_pp"] > 0
+            name = r["name"]
+            out.append((abs(r["contrast_pp"]) / 2, f"**{name}** ({r['contrast_pp']:+.1f} pp against its "
+                        f"type at {int(r['players'])} players): "
+                        f"{'dearer or fewer HP' if up else 'cheaper or more HP'}: "
+                        f"`simcell sweep {config} --set 'cards.\"{name}\".atp={'+0,+1,+2' if up else '-1,+0'}'`."))
+    out.sort(key=lambda x: -x[0])
+    return [text for _, text in out[:4]]
+
+
 def build(run: RunData, tables: dict[str, pd.DataFrame], bands: dict[str, float]) -> Section:
     """The summary from the other sections' tables (name -> CSV data)."""
     sec = Section("summary", "Summary")
     empty = pd.DataFrame()
-    sentences = [run_sentence(run)]
+    # the answer first, then what it is built on, in one item
+    answer = verdict_sentence(tables.get("verdicts", empty), tables.get("card_verdicts", empty),
+                              tables.get("card_types", empty))
+    played = run_sentence(run)
+    sentences = [answer[0].removesuffix(" [Verdicts](#verdicts).") + " " + played] if answer else [played]
     sentences += seat_sentences(tables.get("seat_advantage", empty), tables.get("seat_hp_sources", empty),
                                 bands["seat_win_share"])
     if "seat_advantage" in tables:
@@ -191,4 +276,10 @@ def build(run: RunData, tables: dict[str, pd.DataFrame], bands: dict[str, float]
     if run.resolved["report"].get("exploit"):
         sentences += exploit_sentences(Path(run.resolved["report"]["exploit"]), run.meta)
     sec.text += [f"- {s}" for s in sentences]
+    todo = changes(tables, Path(run.meta["config"]).name if run.meta.get("config") else "CONFIG")
+    if todo:
+        sec.text.append("What to change first, largest first: each a direction and the command "
+                        f"that measures how far (`simcell tune {Path(run.meta.get('config') or 'CONFIG').name}` "
+                        "proposes values for every card at once):")
+        sec.text += [f"{i}. {t}" for i, t in enumerate(todo, 1)]
     return sec
