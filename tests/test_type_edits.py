@@ -92,6 +92,10 @@ def test_compare_reports_each_types_gap_in_a_and_b(tmp_path):
     assert (types.drop(index=["detox"])["gap_pp_diff"] < 0).sum() >= 4
     report = (out / "report.md").read_text()
     assert "Card types" in report and "Detoxification (4p · planner: " in report
+    # each card's contrast in A and B with its verdict beside the change, and the field named
+    cards = pd.read_csv(out / "tables" / "cards.csv")
+    assert {"verdict_A", "verdict_B", "contrast_pp_low_A", "contrast_pp_high_B"} <= set(cards.columns)
+    assert "| players | field | name | type |" in report and "vs type A → B, pp" in report
 
 
 def test_the_type_figure_has_no_overlapping_labels():

@@ -237,6 +237,13 @@ def card_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, cards: pd.D
         out[f"{name}_A"], out[f"{name}_B"] = d.a[sl], d.b[sl]
         out[f"{name}_diff"], out[f"{name}_low"], out[f"{name}_high"] = d.diff[sl], lo[sl], hi[sl]
         out[f"{name}_p"] = d.p_values()[sl]
+    # where each card's contrast lies in A and in B against the band, each with its own interval
+    for side, sums in (("A", sa), ("B", sb)):
+        value, se, df = jackknife_many(lambda ts: figures(ts[0])[n:2 * n], [sums])
+        est = [Estimate(float(v), float(e), df) for v, e in zip(value, se)]
+        out[f"contrast_pp_low_{side}"] = [e.low for e in est]
+        out[f"contrast_pp_high_{side}"] = [e.high for e in est]
+        out[f"verdict_{side}"] = [verdict(e, band) for e in est]
     out["contrast_q"] = cs.bh_qvalues(out["contrast_pp_p"].to_numpy())
     out["effect_q"] = cs.bh_qvalues(out["open_hand_win_pp_p"].to_numpy())
     outside = {c: (out[f"{c}_low"] > band) | (out[f"{c}_high"] < -band)
@@ -500,7 +507,9 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
     csec = Section("cards", "Cards", figures_first=True)
     band = bands["card_open_hand_pp"]
     mv = allc[allc["moved"]]
-    csec.text.append(f"Every card's opening-hand effect, its contrast against its type, its pick rate "
+    csec.text.append(f"Every card's opening-hand effect, its contrast against its type (in A and in "
+                     f"B with its verdict against the band, each card on its own: the run report's "
+                     f"flags also allow for testing 43 cards at once), its pick rate "
                      f"per exposure and its completion rate, in A and B. A card **moved** when its "
                      f"effect or contrast changed by more than the band ±{band:g} pp (interval wholly "
                      f"outside it) with a Benjamini–Hochberg q below 0.05 over the cards. "
@@ -510,10 +519,13 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
         return [f"{d:+.{digits}f} ({lo:+.{digits}f} to {hi:+.{digits}f})" for d, lo, hi in
                 zip(allc[f"{col}_diff"], allc[f"{col}_low"], allc[f"{col}_high"])]
 
-    cshown = allc[["players", "name", "type"]].assign(
-        type=allc["type"].map(pretty),
+    cshown = allc[["players", "field", "name", "type"]].assign(
+        type=allc["type"].map(CARD_TYPE_LABELS),
         **{"effect A → B, pp": [f"{x:+.1f} → {y:+.1f}" for x, y in zip(allc["open_hand_win_pp_A"], allc["open_hand_win_pp_B"])],
-           "effect B − A": ci("open_hand_win_pp"), "vs type B − A": ci("contrast_pp"),
+           "effect B − A": ci("open_hand_win_pp"),
+           "vs type A → B, pp": [f"{x:+.1f} ({va}) → {y:+.1f} ({vb})" for x, y, va, vb in
+                                 zip(allc["contrast_pp_A"], allc["contrast_pp_B"], allc["verdict_A"], allc["verdict_B"])],
+           "vs type B − A": ci("contrast_pp"),
            "pick rate B − A, %": ci("pick_rate_pct"), "completed B − A, %": ci("completion_pct"),
            "moved": np.where(allc["moved"], "moved", "")})
     for (p, field), part in allc.groupby(["players", "field"], sort=False):
