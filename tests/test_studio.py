@@ -129,6 +129,44 @@ def test_an_edit_streams_paired_figures_that_match_simcell_run_of_its_export(stu
     np.testing.assert_allclose([h["A"] for h in seats], a.to_numpy() * 100, rtol=0, atol=1e-9)
 
 
+def test_a_type_edit_steps_every_card_of_the_type_and_shows_the_types_gaps(studio, tmp_path):
+    """`types.detox.atp = +1` in a type's cell: every Detoxification card one ATP dearer (a
+    step, not the value 1), its cards all listed as edited, and each type's gap in both sets
+    exactly as `simcell compare` of the two exports reports it (the intervals differ: the
+    studio's blocks are its own)."""
+    session, client, folder = studio
+    key = "types.Detoxification.atp"
+    setup = client.get("/api/setup").json()
+    detox = {c["name"]: c["values"]["atp"] for c in setup["cards"] if c["type"] == "detox"}
+    assert next(t for t in setup["types"] if t["name"] == "detox")["cards"] == len(detox) > 1
+    assert len({*detox.values()}) > 1  # a step, not one value for all, is what is checked below
+    g = client.post("/api/edit", json={"values": {key: "+1"}, "changed": key}).json()["generation"]
+    final = _until_done(client, g)[-1]["figures"]
+    assert {c["name"] for c in final["edited"]} == set(detox)
+    types = {t["type"]: t for t in final["types"]}
+    assert types["detox"]["edited"] and not any(t["edited"] for n, t in types.items() if n != "detox")
+    for t in types.values():
+        assert t["gap_pp_low"] <= t["gap_pp_diff"] <= t["gap_pp_high"]
+        assert t["verdict_A"] in ("in band", "out of band", "inconclusive")
+    bad = client.post("/api/edit", json={"values": {"types.detoxx.atp": "+1"}, "changed": "types.detoxx.atp"})
+    assert bad.status_code == 400 and "Detoxification" in bad.json()["message"]  # the valid names listed
+
+    written = Path(client.post("/api/export", json={"values": {key: "+1"}}).json()["config"])
+    base = Path(client.post("/api/export", json={"values": {}}).json()["config"])
+    valid = CliRunner().invoke(app, ["validate", str(written)])
+    assert valid.exit_code == 0, valid.output
+    for name, atp in detox.items():  # echoed card by card
+        assert f"card {name!r}: atp {atp} -> {atp + 1}" in valid.output
+    out = tmp_path / "compare"
+    result = CliRunner().invoke(app, ["compare", str(base), str(written), "--out", str(out), "--quiet", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    report = pd.read_csv(out / "tables" / "types.csv").set_index("type")
+    for name, t in types.items():
+        for col in ("gap_pp_A", "gap_pp_B", "gap_pp_diff"):  # the intervals: the studio's own blocks
+            assert t[col] == pytest.approx(report.loc[name, col], abs=1e-9), (name, col)
+    assert "Detoxification" in result.output  # the terminal names the type that moved or its gap
+
+
 def test_a_newer_edit_replaces_the_running_one(studio):
     session, client, _ = studio
     first = client.post("/api/edit", json={"values": {INSULIN: "3"}, "changed": INSULIN}).json()["generation"]

@@ -115,3 +115,13 @@ def test_the_page_shows_an_edit_narrowing_a_bad_value_and_an_export_that_runs(pa
     assert run.meta["games"] == 6000 and run.seed == 11
     share = pd.concat(run.record_parts("players", run.segments[0], ["win_share"])).groupby("seat")["win_share"].mean()
     assert [f"{100 * x:.2f}" for x in share] == shares
+
+    # a whole type stepped in its row: every card of it edited, each type's gap in both sets drawn
+    _type(driver, INSULIN, "1")
+    _type(driver, "types.detox.atp", "+1")
+    WebDriverWait(driver, 120).until(lambda d: d.find_element(By.ID, "status").get_attribute("data-done") == "1"
+                                     and "types.detox.atp = +1" in d.find_element(By.ID, "status").text)
+    WebDriverWait(driver, 30).until(lambda d: "Sulfation" in d.find_element(By.ID, "edited").get_attribute("textContent"))
+    types = driver.find_element(By.ID, "types").get_attribute("textContent")
+    assert "Detoxification (edited)" in types and "Enzyme" in types
+    assert len(driver.find_element(By.ID, "chart-types").find_elements(By.TAG_NAME, "circle")) >= 2 * 6

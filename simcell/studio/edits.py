@@ -1,5 +1,5 @@
 """A studio edit: values keyed as `simcell sweep --set` keys them (cards."Insulin".atp,
-rules.turn_order), checked by the config layer exactly as a run config is (the edited config is
+types.detox.atp, rules.turn_order), checked by the config layer exactly as a run config is (the edited config is
 written under the studio's folder and loaded), and the edited set exported in simcell's own
 formats: a card file and a config that `simcell run` plays on the studio's games and seed."""
 
@@ -35,18 +35,21 @@ class Edit:
 
     def assignments(self) -> list[tuple[Setting, Any]]:
         """Each value read as TOML (3, true, "rotate"; a bare word as a string); EditError names
-        the first cell that cannot be read."""
+        the first cell that cannot be read. A card's cell holds the value itself (-1 is a value,
+        refused); a type's cell holds a step for every card of the type when signed (+1, -1),
+        otherwise the value every card of the type takes."""
         out = []
         for key, text in self.values:
             try:
-                # a cell holds the value itself: -1 is a value (refused), not a step
-                out.append((Setting(key, config_path(key), ()), parse_value(text, relative=False)))
+                path = config_path(key)
+                out.append((Setting(key, path, ()), parse_value(text, relative=path[1] == "types")))
             except ValueError as exc:
                 raise EditError(key, str(exc)) from None
         return out
 
     def card_changes(self) -> tuple[dict[tuple[str, str], Any], list[tuple[Setting, Any]]]:
-        """(card, field) -> value for the card values; the other settings (rules, board)."""
+        """(card, field) -> value for the card values; the other settings (types, rules, board:
+        an exported config keeps a type's edit as the type's override)."""
         cards, other = {}, []
         for setting, value in self.assignments():
             parts = split_key(setting.key)
@@ -55,6 +58,10 @@ class Edit:
             else:
                 other.append((setting, value))
         return cards, other
+
+    def edited_types(self) -> list[str]:
+        """The card types (as written: a name or display name) whose cells are edited."""
+        return sorted({split_key(k)[1] for k, _ in self.values if split_key(k)[0] == "types"})
 
 
 def _message(exc: ConfigError) -> str:

@@ -11,8 +11,9 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from simcell.reports.compare import card_changes, correlation, headline_changes, source_changes
+from simcell.reports.compare import card_changes, correlation, headline_changes, source_changes, type_changes
 from simcell.reports.paired import Sums
+from simcell.vocabulary import CARD_TYPE_LABELS
 
 MIN_BLOCKS = 2  # a jackknife needs two blocks
 CARD_FIGURES = ("open_hand_win_pp", "contrast_pp", "pick_rate_pct", "completion_pct")
@@ -31,9 +32,10 @@ def _rows(df: pd.DataFrame, columns: list[str]) -> list[dict]:
 
 def paired_figures(base: dict[int, tuple[Sums, np.ndarray]], edit: dict[int, tuple[Sums, np.ndarray]],
                    *, players: int, field: str, cards: pd.DataFrame, bands: dict,
-                   edited_cards: list[str]) -> dict | None:
+                   edited_cards: list[str], edited_types: list[str] = ()) -> dict | None:
     """The paired figures over the blocks both have finished (block -> (sums, final HP by
-    game)); None before MIN_BLOCKS."""
+    game)); None before MIN_BLOCKS. Each card type's gap against the average card in both sets
+    (the figure the run report's verdict uses), its types edited marked as `edited`."""
     order = sorted(set(base) & set(edit))
     if len(order) < MIN_BLOCKS:
         return None
@@ -47,6 +49,10 @@ def paired_figures(base: dict[int, tuple[Sums, np.ndarray]], edit: dict[int, tup
     head.loc[shape, "unit"] = [u.split(", ")[i] for i, u in enumerate(head.loc[shape, "unit"])]
     sources = source_changes(seg, sa, sb, True)
     card = card_changes(seg, sa, sb, True, cards, bands["card_open_hand_pp"])
+    types = type_changes(seg, sa, sb, True, cards, bands["card_type_pp"])
+    types["label"] = types["type"].map(CARD_TYPE_LABELS)
+    types["edited"] = types["type"].isin(list(edited_types))
+    types["band"] = bands["card_type_pp"]
     mine = card[card["name"].isin(edited_cards)]
     moved = card[card["moved"] & ~card["name"].isin(edited_cards)]
     card_cols = ["name", "type"] + [f"{f}_{s}" for f in CARD_FIGURES
@@ -57,6 +63,9 @@ def paired_figures(base: dict[int, tuple[Sums, np.ndarray]], edit: dict[int, tup
         "rho": correlation(hp_a, hp_b),
         "headline": _rows(head, ["figure", "unit", "A", "B", "difference", "low", "high", "band", "moved"]),
         "sources": _rows(sources, ["source", "A", "B", "difference", "low", "high"]),
+        "types": _rows(types, ["type", "label", "edited", "gap_pp_A", "gap_pp_low_A", "gap_pp_high_A",
+                               "verdict_A", "gap_pp_B", "gap_pp_low_B", "gap_pp_high_B", "verdict_B",
+                               "gap_pp_diff", "gap_pp_low", "gap_pp_high", "moved", "band"]),
         "edited": _rows(mine, card_cols),
         "moved": _rows(moved, card_cols),
     }

@@ -2,8 +2,10 @@
 page, a JSON API over the session, and the studio folder's files (exports, compare reports).
 
     GET  /                 the page (page.html)
-    GET  /api/setup        the config's card and rule values, player count, field, seed, games
+    GET  /api/setup        the config's card, card type and rule values, player count, field,
+                           seed, games
     POST /api/edit         {"values": {key: text}, "changed": key} -> {"generation"} or 400
+                           (keys as --set writes them; a type's "+1" steps each of its cards)
                            {"key", "message"}: the config layer's words, nothing played
     GET  /api/results      the baseline's and the edit's progress and the paired figures
     POST /api/export       {"values"} -> the edited set as a card file and a config

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simcell.config.errors import ConfigError
+from simcell.config.errors import ConfigError, card_type_named
 from simcell.config.load import load_run_config
 from simcell.config.sweep import base_config
 from simcell.policies.registry import game_loop
@@ -265,10 +265,12 @@ class Session:
         common = tuple(sorted(set(base) & set(edit_blocks)))
         key = (generation, common)
         if self._cache is None or self._cache[0] != key:
-            edited = sorted({k.split('"')[1] for k, _ in cur.edit.values if k.startswith('cards."')})
+            types = [card_type_named(t) for t in cur.edit.edited_types()]
+            edited = sorted({k.split('"')[1] for k, _ in cur.edit.values if k.startswith('cards."')}
+                            | set(self.cards.loc[self.cards["type"].isin(types), "name"]))
             figures = paired_figures({b: base[b] for b in common}, {b: edit_blocks[b] for b in common},
                                      players=self.players, field=self.field.name, cards=self.cards,
-                                     bands=self.bands, edited_cards=edited)
+                                     bands=self.bands, edited_cards=edited, edited_types=types)
             with self.lock:
                 if figures is not None and cur.first_result is None:
                     cur.first_result = time.perf_counter() - cur.started
@@ -281,7 +283,7 @@ class Session:
     def baseline_values(self) -> dict:
         """The config's card, rule and board values as the page's editable table shows them."""
         from simcell.config.summary import board_values
-        from simcell.vocabulary import CARD_FIELDS
+        from simcell.vocabulary import CARD_FIELDS, CARD_TYPE_LABELS
 
         cards = []
         for c in sorted(self.rc.game.cards, key=lambda c: c.id):
@@ -289,7 +291,11 @@ class Session:
             cards.append({"id": c.id, "name": c.name, "type": c.type,
                           "values": {k: v for k, v in values.items() if isinstance(v, int | float | bool)}})
         rules = {k: v for k, v in vars(self.rc.game.rules).items() if isinstance(v, int | float | bool | str)}
-        return {"config": str(self.config), "cards": cards, "rules": rules,
+        present = {c.type for c in self.rc.game.cards}
+        types = [{"name": t, "label": CARD_TYPE_LABELS[t], "cards": sum(c.type == t for c in self.rc.game.cards),
+                  "fields": [k for k in CARD_FIELDS[t] if k != "gain"]}
+                 for t in CARD_TYPE_LABELS if t in present and t != "additional_resource"]
+        return {"config": str(self.config), "cards": cards, "types": types, "rules": rules,
                 "board": board_values(self.rc.game), "players": self.players,
                 "field": self.field.name, "policies": list(self.field.policies), "seed": self.seed,
                 "games": self.games, "block": self.block, "workers": self.workers,
