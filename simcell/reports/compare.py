@@ -22,7 +22,7 @@ from simcell.reports.intervals import Estimate, verdict
 from simcell.reports.paired import Difference, Sums, difference, holm, jackknife_many, moved
 from simcell.reports.render import Figure, Report, Section, Table, write_report
 from simcell.reports.sections.cards import _card_sums, card_table
-from simcell.reports.style import figure, pretty
+from simcell.reports.style import figure
 from simcell.vocabulary import CARD_TYPE_LABELS
 
 

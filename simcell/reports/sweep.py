@@ -175,7 +175,7 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
     a `simcell calibrate` folder, the differences in win share also in ATP."""
     sw = _read(folder)
     settings, variants, runs, x, numeric = sw.settings, sw.variants, sw.runs, sw.x, sw.numeric
-    cards, key, card, card_name, same_type = sw.cards, sw.key, sw.card, sw.card_name, sw.same_type
+    cards, key, card = sw.cards, sw.key, sw.card
     hold = [RunData(folder / v["run"]) for v in sw.holdout["variants"]] if sw.holdout else []
     for r in hold[1:]:
         pairing(hold[0], r)
