@@ -550,6 +550,9 @@ def tune(
                                                 "search stage after this long (the holdout still runs)."),
     budget_games: int | None = typer.Option(None, "--budget-games", min=1000, help="No further search "
                                             "stage after this many games."),
+    types: bool | None = typer.Option(None, "--types/--no-types", help="Also step whole card types "
+                                      "toward the type band, every card of a type by one whole "
+                                      "step (default: [tune] types, else no)."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: tune-CONFIG)."),
     seed: int | None = _SEED,
     players: list[int] | None = _PLAYERS,
@@ -560,7 +563,8 @@ def tune(
 ) -> None:
     """Propose card values that bring every card's contrast against its type within the band,
     fewest changed values first: each card out of band stepped by its measured response, round
-    by round on more games; then any board values and rule switches named searched for fair seats
+    by round on more games (with --types, each card type's gap against the average card too, a
+    whole type stepped together); then any board values and rule switches named searched for fair seats
     within the optional [tune.targets]; then the original and tuned sets compared on fresh seeds,
     every target's verdict. Writes tuned-cards.toml, tuned.toml (the config playing it), the
     changes and the comparison."""
@@ -573,7 +577,7 @@ def tune(
         return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
     space = _tool(tune_space, config, split(cards), split(fields), range_, screen_games, rounds, games,
-                  split(board), board_trials, budget_games, budget_minutes, split(rules))
+                  split(board), board_trials, budget_games, budget_minutes, split(rules), types)
     plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
     written = _tool(run_tune, config, folder, plays, space, seed=seed)
     typer.echo(f"tune: {written / 'report.html'} (tuned-cards.toml, tuned.toml; the holdout "

@@ -78,7 +78,9 @@ hp_share = { goal_bonus = [5, 15.5], enzyme = [10, 20] }
 
 def test_the_tuned_set_is_the_configs_set_with_the_changes(tmp_path):
     config = tmp_path / "c.toml"
-    config.write_text(BASE.format(players=3, games=1000) + '[overrides.cards."Leptin"]\natp = 3\n')
+    # a relative type override is in the written cards once, not again in the tuned config
+    config.write_text(BASE.format(players=3, games=1000) + '[overrides.cards."Leptin"]\natp = 3\n'
+                      + '[overrides.types.detox]\nhp = "+3"\n')
     cards, tuned = write_tuned(config, {("Insulin", "atp"): 2, ("Amylase", "hp"): 4}, tmp_path / "out")
     before = {c.name: c for c in load_run_config(config).game.cards}
     after = {c.name: c for c in load_run_config(tuned).game.cards}
@@ -217,6 +219,45 @@ def test_tune_end_to_end_small(tmp_path):
     assert json.loads((out / "compare" / "a" / "resolved.json").read_text())["seed"] == plan["holdout"]["seed"] != 41
     verdicts = pd.read_csv(out / "tables" / "tune_verdicts.csv")
     assert len(verdicts) == 1 and verdicts.filter(like="tuned").sum(axis=1).iloc[0] == 43
+
+
+def test_tune_steps_a_whole_type_back_toward_its_gap_band(tmp_path):
+    """Every Detoxification card +3 HP (a type far above the average card, every card's contrast
+    within its type untouched): `--types` steps the whole type's HP down together, each card by
+    the same amount, and the holdout shows the type's gap nearer zero; without `--types` the
+    tune leaves the type alone and its target row says so."""
+    config = tmp_path / "c.toml"
+    config.write_text(BASE.format(players=3, games=6000) + '[overrides.types.detox]\nhp = "+3"\n')
+    detox = [c for c in load_run_config(config).game.cards if c.type == "detox"]
+    out = tmp_path / "t"
+    result = CliRunner().invoke(app, ["tune", str(config), "--cards", "Detoxification", "--fields", "hp",
+                                      "--screen-games", "6000", "--rounds", "2", "--types", "--out", str(out),
+                                      "--quiet", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    plan = json.loads((out / "tune.json").read_text())
+    assert plan["space"]["types"] and plan["rounds"][0]["types beyond the band"] == 1
+    (kind, field, step), = plan["type_steps"]
+    assert (kind, field) == ("detox", "hp") and -3 <= step < 0
+    own = {c: to - frm for c, _t, _f, frm, to in plan["changes"]}
+    assert set(own) == {c.name for c in detox} and set(own.values()) == {step}  # the whole type, alike
+    assert "every detox.hp" in plan["rounds"][0]["stepped"]
+    types = pd.read_csv(out / "tables" / "tune_types.csv")
+    assert len(types) == 6 and set(types["players"]) == {3}
+    targets = pd.read_csv(out / "tables" / "tune_targets.csv")
+    row = targets[targets["target"].str.startswith("every card type's gap")].iloc[0]
+    gap = {side: float(types.loc[types["type"] == "detox", side].iloc[0].split(" ")[0]) for side in ("original", "tuned")}
+    assert gap["original"] > 3 and abs(gap["tuned"]) < gap["original"] - 2, gap
+    assert row["original"] != row["tuned"]
+
+    plain = tmp_path / "plain"
+    result = CliRunner().invoke(app, ["tune", str(config), "--cards", "Detoxification", "--fields", "hp",
+                                      "--screen-games", "6000", "--rounds", "1", "--out", str(plain),
+                                      "--quiet", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((plain / "tune.json").read_text())["type_steps"] == []
+    targets = pd.read_csv(plain / "tables" / "tune_targets.csv")
+    row = targets[targets["target"].str.startswith("every card type's gap")].iloc[0]
+    assert row["verdict"] == "not met" and "not searched ([tune] types = true" in row["why not, best found"]
 
 
 def test_a_spent_budget_ends_the_search_and_the_holdout_still_runs(tmp_path):

@@ -41,18 +41,18 @@ def write_card_set(config: Path, changes: dict[tuple[str, str], int], folder: Pa
                           encoding="utf-8")
     body = base_config(config)
     body.pop("tune", None)
+    # the config's card and card-type overrides are in the written cards already: kept, they
+    # would apply twice (a relative "+1" twice over)
+    overrides = {k: v for k, v in body.get("overrides", {}).items() if k not in ("cards", "types")}
+    body.pop("overrides", None)
+    if overrides:
+        body["overrides"] = overrides
     for setting, value in settings:
         _set(body, setting.path, value)
     if run:
         body["run"] = dict(body.get("run", {}), **run)
     if fields:
         body["field"] = fields
-    overrides = dict(body.get("overrides", {}))
-    overrides.pop("cards", None)
-    if overrides:
-        body["overrides"] = overrides
-    else:
-        body.pop("overrides", None)
     body["data"] = dict(body.get("data", {}), cards=cards_path.name)  # beside the config
     config_path = folder / f"{stem}.toml"
     config_path.write_text(f"# {config} with the card set of {by}\n" + tomli_w.dumps(body),

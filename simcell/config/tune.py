@@ -59,6 +59,7 @@ class TuneSpace:
     rules: tuple[str, ...] = ()  # rule switches searched with the board values (rules.toml keys)
     second_pass: bool = True  # the card rounds again under the board and rule values the stage keeps
     targets: Targets = Targets()
+    types: bool = False  # also step whole card types toward their gap band (card_type_pp)
 
 
 def card_fields(card) -> tuple[str, ...]:
@@ -70,7 +71,8 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
                range_: int | None = None, screen_games: int | None = None, rounds: int | None = None,
                confirm_games: int | None = None, board: list[str] | None = None,
                board_trials: int | None = None, budget_games: int | None = None,
-               budget_minutes: float | None = None, rules: list[str] | None = None) -> TuneSpace:
+               budget_minutes: float | None = None, rules: list[str] | None = None,
+               types: bool | None = None) -> TuneSpace:
     """The search space: the config's [tune] table, each flag given replacing its key."""
     rc = load_run_config(config)
     t = Table(read_toml(config), config).table("tune", {})
@@ -95,6 +97,7 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
         rules=tuple(rules if rules is not None else t.take_list("rules", str, [])),
         second_pass=t.take("second_pass", bool, True),
         targets=_targets(t.table("targets", {})),
+        types=types if types is not None else t.take("types", bool, False),
     )
     known = board_values(rc.game)
     for key in space.board:
@@ -106,7 +109,7 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
             raise t.error("rules", f"{key!r} is not a rule switch{nearest(key, RULE_KEYS)}; allowed: "
                           f"{allowed(RULE_KEYS)}")
     t.finish(("cards", "fields", "range", "screen_games", "rounds", "confirm_games", "prune", "board",
-              "board_trials", "budget_games", "budget_minutes", "rules", "second_pass", "targets"))
+              "board_trials", "budget_games", "budget_minutes", "rules", "second_pass", "targets", "types"))
     return space
 
 

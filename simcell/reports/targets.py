@@ -75,12 +75,14 @@ def _met(verdict: str) -> str:
 
 
 def every_target(plan: dict, cards: tuple[pd.DataFrame, pd.DataFrame], seats: tuple[list, list],
-                 optional: tuple[pd.DataFrame, pd.DataFrame], band: float) -> pd.DataFrame:
+                 optional: tuple[pd.DataFrame, pd.DataFrame], band: float,
+                 types: tuple[pd.DataFrame, pd.DataFrame] | None = None, band_types: float = 1.0) -> pd.DataFrame:
     """Every target of a tune at every player count, in the original and the tuned set on the
     holdout, the tuned set's verdict (met, not met, inconclusive) and, for a target not met, why
     and the best the search found: the cards out of band and whether the space could reach them,
     the board and rules stage's best worst seat and targets, or that the space could not search
-    them (no board value or rule switch in it)."""
+    them (no board value or rule switch in it). The card types' gaps (`types`, the report's type
+    verdicts) are a target whether or not the tune stepped them: a tune that did not says so."""
     unreachable, rounds = set(plan["unreachable"]), len(plan["rounds"])
     board = plan.get("board", {"trials": []})
     searched = bool(board["trials"])
@@ -98,6 +100,18 @@ def every_target(plan: dict, cards: tuple[pd.DataFrame, pd.DataFrame], seats: tu
             groups.setdefault(reason, []).append(f"{r.name} {r.contrast_pp:+.2f}")
         why = "; ".join(f"{reason}: {', '.join(names)} pp" for reason, names in groups.items())
         rows.append({"players": p, "target": f"every card's contrast within ±{band:g} pp",
+                     "original": _count(a), "tuned": _count(b), "verdict": _met(verdict), "why not, best found": why})
+    for p in sorted(types[1]["players"].unique()) if types is not None else []:
+        a, b = (t[t["players"] == p] for t in types)
+        out = b[b["verdict"] == OUT_OF_BAND]
+        verdict = OUT_OF_BAND if len(out) else (IN_BAND if (b["verdict"] == IN_BAND).all() else INCONCLUSIVE)
+        why = ""
+        if len(out):
+            names = ", ".join(f"{r.type} {r.gap_pp:+.2f}" for r in out.itertuples())
+            why = (f"not settled in {rounds} round{'s' if rounds != 1 else ''}: {names} pp"
+                   if plan["space"].get("types") else
+                   f"not searched ([tune] types = true, or --types, steps whole types): {names} pp")
+        rows.append({"players": p, "target": f"every card type's gap against the average card within ±{band_types:g} pp",
                      "original": _count(a), "tuned": _count(b), "verdict": _met(verdict), "why not, best found": why})
     for (sa, sb) in zip(seats_a, seats_b):
         why = ""

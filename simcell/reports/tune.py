@@ -14,18 +14,35 @@ import pandas as pd
 
 from simcell.reports.compare import card_changes, segment_sums
 from simcell.reports.data import RunData
+from simcell.reports.estimates import ci_text
 from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, OUT_OF_BAND
 from simcell.reports.render import Figure, Report, Section, Table, write_report
-from simcell.reports.sections.cards import card_table, card_verdict, segment_cards
+from simcell.reports.sections.cards import card_table, card_verdict, segment_cards, segment_types
 from simcell.reports.seat_causes import worst_seat
 from simcell.reports.targets import every_target, target_rows
 from simcell.reports.style import TYPE_COLOURS, figure
+from simcell.vocabulary import ADDITIONAL_RESOURCE, CARD_TYPES
 
 TUNE_FILE = "tune.json"
+ADDITIONAL_RESOURCE_TYPE = CARD_TYPES[ADDITIONAL_RESOURCE]  # gains, not HP: no gap to tune
 
 
 def card_band(run: RunData) -> float:
     return float(run.resolved["report"]["bands"]["card_open_hand_pp"])
+
+
+def type_band(run: RunData) -> float:
+    return float(run.resolved["report"]["bands"].get("card_type_pp", 1.0))
+
+
+def type_state(root: Path) -> pd.DataFrame:
+    """Per player count and card type: its gap against the average card (pp, 95% interval) and
+    the run report's verdict against the type band."""
+    run = RunData(root)
+    band = type_band(run)
+    rows = [segment_types(run, seg, band) for seg in run.segments]
+    out = pd.concat(rows, ignore_index=True)
+    return out[out["type"] != ADDITIONAL_RESOURCE_TYPE].reset_index(drop=True)
 
 
 def card_state(root: Path) -> pd.DataFrame:
@@ -53,9 +70,14 @@ def effect_changes(root_a: Path, root_b: Path) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def objective(state: pd.DataFrame, band: float) -> float:
-    """The search's objective: the summed distance (pp) of the cards' contrasts beyond the band."""
-    return float(np.clip(state["contrast_pp"].abs() - band, 0, None).sum())
+def objective(state: pd.DataFrame, band: float, types: pd.DataFrame | None = None,
+              band_types: float = 1.0) -> float:
+    """The search's objective: the summed distance (pp) of the cards' contrasts beyond the band,
+    and (when the tune steps types) of the types' gaps beyond theirs."""
+    cards = float(np.clip(state["contrast_pp"].abs() - band, 0, None).sum())
+    if types is None:
+        return cards
+    return cards + float(np.clip(types["gap_pp"].abs() - band_types, 0, None).sum())
 
 
 def _counts(state: pd.DataFrame) -> dict:
@@ -80,6 +102,13 @@ def build_tune(folder: Path) -> Path:
         f"{len(plan['responses'])} response runs, then both sets compared on fresh seeds "
         f"(seed {run_a.seed}, {run_a.meta['games']:,} games): [the comparison](compare/report.html).")
     sec.tables.append(Table("tune_changes", "Changes (card, field, from → to)", changes))
+    steps = plan.get("type_steps", [])
+    if plan["space"].get("types"):
+        sec.text.append(
+            "Card types were stepped as wholes toward their gap against the average card within "
+            f"±{type_band(run_a):g} pp: "
+            + ("; ".join(f"every {t} card's {f} {d:+d}" for t, f, d in steps) if steps else "none needed a step")
+            + " (each such card is listed in the changes, with any step of its own).")
     budget = plan.get("budget", {})
     if budget.get("left out"):
         sec.text.append(f"The budget ({budget['games'] or '-'} games, {budget['minutes'] or '-'} min) "
@@ -131,8 +160,10 @@ def build_tune(folder: Path) -> Path:
     hold = Section("holdout", "Confirmed on fresh seeds", figures_first=True)
     seats_a, seats_b = worst_seat(run_a), worst_seat(run_b)
     targets = plan.get("targets", {})
+    types_before, types_after = type_state(folder / plan["holdout"]["a"]), type_state(folder / plan["holdout"]["b"])
     table = every_target(plan, (before, after), (seats_a, seats_b),
-                         (target_rows(run_a, targets), target_rows(run_b, targets)), band)
+                         (target_rows(run_a, targets), target_rows(run_b, targets)), band,
+                         (types_before, types_after), type_band(run_a))
     unmet = table[table["verdict"] == "not met"]
     hold.text.append(
         "Every target in the original and the tuned set, on games the search never saw: "
@@ -149,6 +180,13 @@ def build_tune(folder: Path) -> Path:
                                               + [r | {"set": "tuned"} for r in seats_b]), csv_only=True))
     hold.tables.append(Table("tune_targets", "Every target, original and tuned (holdout)", table))
     hold.tables.append(Table("tune_verdicts", "Card verdicts, original and tuned (cards)", pd.DataFrame(verdicts)))
+    gaps = types_before.merge(types_after, on=["players", "field", "type"], suffixes=("_original", "_tuned"))
+    hold.tables.append(Table("tune_types", "Each card type's gap against the average card, original and tuned (pp)",
+                             pd.DataFrame({"players": gaps["players"], "type": gaps["type"],
+                                           "original": _gap_text(gaps, "original"),
+                                           "verdict, original": gaps["verdict_original"],
+                                           "tuned": _gap_text(gaps, "tuned"),
+                                           "verdict, tuned": gaps["verdict_tuned"]})))
     both = before.merge(after, on=["players", "name", "type"], suffixes=("_original", "_tuned"))
     hold.tables.append(Table("tune_cards", "Every card, original and tuned", both, csv_only=True))
     for p, part in both.groupby("players", sort=False):
@@ -158,6 +196,10 @@ def build_tune(folder: Path) -> Path:
                                    "the tuned set (blue; changed cards in bold); green: the band."))
     write_report(Report("simcell tune: card values toward the bands", [sec, hold]), folder)
     return folder
+
+
+def _gap_text(gaps: pd.DataFrame, side: str) -> list[str]:
+    return ci_text(gaps[f"gap_pp_{side}"], gaps[f"gap_pp_low_{side}"], gaps[f"gap_pp_high_{side}"], sign=True)
 
 
 def _figure(part: pd.DataFrame, band: float, changed: set[str]):

@@ -14,7 +14,12 @@ every value at once (docs/decisions.md):
    report's simultaneous verdict, the holdout guards against a noisy step) is stepped by the whole
    number of units that brings its predicted contrast nearest zero, in its preferred field, never
    beyond ±range of its original value or below the field's minimum. The games double each round
-   (cards that were only inconclusive are resolved, or left, as the intervals shrink).
+   (cards that were only inconclusive are resolved, or left, as the intervals shrink). With
+   `[tune] types`, each card type whose gap against the average card is shown beyond the type
+   band is first stepped as a whole: every card of it in the space by the same whole number of
+   units (which leaves the contrasts within the type as they were), chosen as a card's step is,
+   from its cards' mean response scaled by the share of the deck outside the type; the cards'
+   own steps are then taken from the type's stepped values.
 3. Prune (fewest changes first): the changes whose card is predicted within the band without
    them are reverted together and measured; those the set still does not need stay reverted.
 4. Board and rules (when `[tune] board` or `rules` names values): the seats' target searched
@@ -38,7 +43,7 @@ import numpy as np
 from simcell.config.load import load_run_config
 from simcell.config.sweep import Setting, base_config, config_path, write_variant
 from simcell.config.tune import TUNE_FIELDS, TuneSpace, card_fields, write_tuned
-from simcell.reports.tune import TUNE_FILE, build_tune, card_state, effect_changes, objective
+from simcell.reports.tune import TUNE_FILE, build_tune, card_state, effect_changes, objective, type_state
 from simcell.reports.data import RunData
 from simcell.tools import Plays, holdout_seed
 from simcell.tools.compare import run_compare
@@ -60,15 +65,33 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
     rc = load_run_config(config)
     base = base_config(config)
     band = dict(rc.report.bands)["card_open_hand_pp"]
+    band_types = dict(rc.report.bands)["card_type_pp"]
     at_seed = seed if seed is not None else rc.seed
     cards = {c.name: c for c in rc.game.cards}
     types = {c.name: c.type for c in rc.game.cards}
     tunable = {name: [f for f in space.fields if f in card_fields(cards[name])] for name in space.cards}
     original = {(n, f): getattr(cards[n], f) for n, fs in tunable.items() for f in fs}
     played = runs_played = 0
+    shift: dict[tuple[str, str], int] = {}  # (type, field) -> the whole type's step ([tune] types)
+
+    def anchor(key: tuple[str, str]) -> int:
+        """A card's value under its type's step alone (a card-level change is measured from it)."""
+        return max(TUNE_FIELDS[key[1]], original[key] + shift.get((types[key[0]], key[1]), 0))
+
+    def full(changes: dict) -> dict:
+        """Every changed value: the types' steps card by card, then the cards' own changes."""
+        out = {k: anchor(k) for k in original if anchor(k) != original[k]}
+        return out | changes
+
+    def measure(root: Path) -> tuple:
+        return card_state(root), (type_state(root) if space.types else None)
+
+    def goal_of(measured: tuple) -> float:
+        return objective(measured[0], band, measured[1], band_types)
 
     def play(changes: dict, n: int, at: int, where: str, extra: list = ()) -> Path:
         nonlocal played, runs_played
+        changes = full(changes)
         assignments = [(Setting(f'cards."{c}".{f}', ("overrides", "cards", c, f), ()), v)
                        for (c, f), v in sorted(changes.items())] + list(extra)
         name = f"{n}-{_name(changes, extra)}"
@@ -83,11 +106,13 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
     seconds: dict[str, float] = {}
     plays.say(f"tune: the original set on {n:,} games")
     start = play({}, n, at_seed, "search")
-    state = card_state(start)
+    measured = measure(start)
+    state = measured[0]
     slopes, responses = _responses(space, start, state, tunable, types, original, band,
                                    lambda ch: play(ch, n, at_seed, "responses"))
     seconds["responses (and the original set)"] = time.perf_counter() - clock
     rounds, unreachable = [], set()
+    type_slopes: dict[tuple[str, str], float] = {}  # a type's gap per unit of its whole step, once it has moved
     began = time.perf_counter()
     spent: list[str] = []  # the stages the budget left out
 
@@ -100,25 +125,63 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
                       f"min): no {stage}")
         return not over
 
-    def card_pass(changes: dict, state, n: int, extra: list, k: int) -> tuple[dict, list, int]:
-        """The rounds and the prune from `changes` (measured in `state` on n games) with the board
-        and rule `extra` settings: (the changes kept, those pruned, the last round's games)."""
+    def card_pass(changes: dict, measured: tuple, n: int, extra: list, k: int) -> tuple[dict, list, int]:
+        """The rounds and the prune from `changes` (measured on n games: the cards' state and the
+        types') with the board and rule `extra` settings: (the changes kept, those pruned, the
+        last round's games)."""
         name = "" if k == 1 else f" (pass {k})"
-        last: dict[tuple[str, str], tuple[int, np.ndarray]] = {}  # each step: value before, contrast before
+        last: dict[tuple[str, str], tuple[int, np.ndarray]] = {}  # each step: its own part of the value (less its type's step), contrast before
+        last_types: dict[tuple[str, str], tuple[int, np.ndarray]] = {}  # ... a type's: its step, gap before
+        state, tstate = measured
         for r in range(space.rounds):
             if r and not within_budget(f"round {r + 1}{name} or later"):
                 break
             clock = time.perf_counter()
             if r:
                 n *= 2  # the next round looks closer: inconclusive cards resolve as intervals shrink
-                state = card_state(play(changes, n, at_seed, "search", extra))
+                state, tstate = measure(play(changes, n, at_seed, "search", extra))
             beyond = (state["contrast_pp_low"] > band) | (state["contrast_pp_high"] < -band)
             out = sorted(set(state.loc[beyond & state["name"].isin(list(tunable)), "name"]))
-            goal = objective(state, band)
-            plays.say(f"tune round {r + 1} of {space.rounds}{name}: {n:,} games, {len(out)} cards beyond the band, "
-                      f"objective {goal:.2f} pp beyond the band, {len(changes)} values changed")
+            goal = goal_of((state, tstate))
+            types_out = []
+            if tstate is not None:
+                far = (tstate["gap_pp_low"] > band_types) | (tstate["gap_pp_high"] < -band_types)
+                types_out = sorted(set(tstate.loc[far, "type"]) & {types[c] for c in tunable})
+            plays.say(f"tune round {r + 1} of {space.rounds}{name}: {n:,} games, {len(out)} cards "
+                      + (f"and {len(types_out)} types " if tstate is not None else "")
+                      + f"beyond the band, objective {goal:.2f} pp beyond the band, {len(changes)} values changed"
+                      + (f", {len(shift)} types stepped" if shift else ""))
+            for (kind, f), (before, gap_before) in list(last_types.items()):
+                rows = tstate[tstate["type"] == kind]
+                now = shift.get((kind, f), 0)
+                if now != before and len(rows) == len(gap_before):
+                    own = float(np.mean((rows["gap_pp"].to_numpy() - gap_before) / (now - before)))
+                    prior = _type_slope(kind, f, slopes, state, types)
+                    if prior and np.sign(own) == np.sign(prior):  # kept to the sign, within 2x
+                        type_slopes[(kind, f)] = float(np.clip(abs(own), abs(prior) / 2, abs(prior) * 2)) * np.sign(prior)
+            last_types, stepped_types = {}, {}
+            for kind in types_out:
+                fields = [f for f in space.fields if any(f in tunable[c] for c in tunable if types[c] == kind)]
+                step = _type_step(kind, tstate[tstate["type"] == kind], fields, shift, type_slopes,
+                                  lambda f, kind=kind, state=state: _type_slope(kind, f, slopes, state, types), space, band_types)
+                if step is not None and step[1] != shift.get(step[0], 0):
+                    stepped_types[step[0]] = step[1]
+                    last_types[step[0]] = (shift.get(step[0], 0), tstate.loc[tstate["type"] == kind, "gap_pp"].to_numpy())
+            changes = dict(changes)
+            for (kind, f), d in stepped_types.items():
+                # the type's cards move together, their own changes with them
+                before = {key: anchor(key) for key in original if types[key[0]] == kind and key[1] == f}
+                shift[(kind, f)] = d
+                if not d:
+                    shift.pop((kind, f))
+                for key, was in before.items():
+                    if key in changes:
+                        lo, hi = max(TUNE_FIELDS[f], original[key] - space.range), original[key] + space.range
+                        changes[key] = int(np.clip(changes[key] + anchor(key) - was, lo, hi))
+                        if changes[key] == anchor(key):
+                            changes.pop(key)
             for (card, f), (before, contrast_before) in list(last.items()):
-                now = changes.get((card, f), original[(card, f)])
+                now = changes.get((card, f), anchor((card, f))) - anchor((card, f))  # its own part
                 rows = state[state["name"] == card]
                 if now != before and len(rows) == len(contrast_before):
                     own = float(np.mean((rows["contrast_pp"].to_numpy() - contrast_before) / (now - before)))
@@ -129,22 +192,23 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
             last, stepped = {}, {}
             for card in out:
                 step = _step(card, state[state["name"] == card], tunable[card], changes, original,
-                             slopes, types[card], space, band)
+                             slopes, types[card], space, band, anchor)
                 if step is None:
                     unreachable.add(card)
                     continue
                 key, value, reaches = step
                 (unreachable.discard if reaches else unreachable.add)(card)
-                if value != changes.get(key, original[key]):
+                if value != changes.get(key, anchor(key)):
                     stepped[key] = value
-                    last[key] = (changes.get(key, original[key]),
+                    last[key] = (changes.get(key, anchor(key)) - anchor(key),
                                  state.loc[state["name"] == card, "contrast_pp"].to_numpy())
             rounds.append({"pass": k, "round": r + 1, "games": n, "beyond the band": len(out),
+                           **({"types beyond the band": len(types_out)} if tstate is not None else {}),
                            "beyond the band, pp": round(goal, 2), "values changed": len(changes),
-                           "stepped": ", ".join(f"{c}.{f} → {v}" for (c, f), v in sorted(stepped.items()))})
-            changes = dict(changes)
+                           "stepped": ", ".join([f"every {t}.{f} {d:+d}" for (t, f), d in sorted(stepped_types.items())]
+                                                + [f"{c}.{f} → {v}" for (c, f), v in sorted(stepped.items())])})
             for key, value in stepped.items():
-                if value == original[key]:
+                if value == anchor(key):
                     changes.pop(key, None)
                 else:
                     changes[key] = value
@@ -153,12 +217,12 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
         if space.prune and changes and within_budget(f"prune{name}"):
             clock = time.perf_counter()
             plays.say(f"tune: which of the {len(changes)} changes the tuned set needs ({n:,} games){name}")
-            changes, pruned = _prune(changes, original, slopes, types, band,
+            changes, pruned = _prune(changes, {k: anchor(k) for k in original}, slopes, types, band,
                                      lambda ch: card_state(play(ch, n, at_seed, "prune", extra)))
             seconds[f"prune{name}"] = time.perf_counter() - clock
         return changes, pruned, n
 
-    final, pruned, n = card_pass({}, state, n, [], 1)
+    final, pruned, n = card_pass({}, measured, n, [], 1)
     board: dict = {"values": [], "trials": []}
     if (space.board or space.rules) and within_budget("board and rules stage"):
         clock = time.perf_counter()
@@ -175,18 +239,25 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
         n = space.screen_games
         plays.say(f"tune: the cards again under {', '.join(f'{s.key} = {json.dumps(v)}' for s, v in settings)} "
                   f"({n:,} games)")
-        state = card_state(play(final, n, at_seed, "search", settings))
-        first = final
-        second, pruned_again, n = card_pass(final, state, n, settings, 2)
+        first, first_shift = final, dict(shift)
+        second, pruned_again, n = card_pass(final, measure(play(final, n, at_seed, "search", settings)), n, settings, 2)
         # kept only when it brings the cards nearer the band than the first pass's values, both
         # under the kept settings on the last round's games (coordinate descent can overshoot)
-        goals = [objective(card_state(play(ch, n, at_seed, "prune", settings)), band) for ch in (first, second)]
+        second_shift = dict(shift)
+        goals = []
+        for ch, sh in ((first, first_shift), (second, second_shift)):
+            shift.clear()
+            shift.update(sh)
+            goals.append(goal_of(measure(play(ch, n, at_seed, "prune", settings))))
         again = {"games": n, "first pass, pp": round(goals[0], 2), "second pass, pp": round(goals[1], 2),
                  "kept": goals[1] < goals[0]}
         plays.say(f"tune: the second pass {'is kept' if again['kept'] else 'is not kept'}: {goals[1]:.2f} pp beyond "
                   f"the band against {goals[0]:.2f} pp with the first pass's values ({n:,} games)")
         if again["kept"]:
             final, pruned = second, pruned + pruned_again
+        shift.clear()
+        shift.update(second_shift if again["kept"] else first_shift)
+    final = full(final)
     _, tuned_config = write_tuned(config, final, folder, settings)
     _set_aside(folder / "compare" / "b", tuned_config, plays)
     fresh = holdout_seed(at_seed)
@@ -197,13 +268,15 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
     plan = {
         "config": str(config), "seed": at_seed, "space": {"cards": list(space.cards), "fields": list(space.fields),
                                                            "range": space.range, "board": list(space.board),
-                                                           "rules": list(space.rules)},
+                                                           "rules": list(space.rules), "types": space.types},
         "targets": space.targets.as_dict(),
         "changes": [[c, types[c], f, original[(c, f)], v] for (c, f), v in sorted(final.items())],
+        "type_steps": [[t, f, d] for (t, f), d in sorted(shift.items())],
         "rounds": rounds, "responses": responses,
         "pruned": [[c, types[c], f, original[(c, f)], v] for c, f, v in pruned],
         "board": board, "second_pass": again,
         "slopes": {f"{t}.{f}": s for (t, f), s in slopes.items()},
+        "type_slopes": {f"{t}.{f}": s for (t, f), s in type_slopes.items()},
         "unreachable": sorted(unreachable),
         "budget": {"games": space.budget_games, "minutes": space.budget_minutes, "left out": spent},
         "games_played": played, "runs": runs_played,
@@ -300,13 +373,14 @@ def _responses(space, start, state, tunable, types, original, band, play):
     return slopes, runs
 
 
-def _step(name, rows, fields, changes, original, slopes, card_type, space, band):
+def _step(name, rows, fields, changes, original, slopes, card_type, space, band, anchor=None):
     """((card, field), new value, whether it is predicted within the band) for a card beyond the
     band. Fields in preference order: the one it already moves in, then the space's order; the
     first field with a value predicted within the band takes the smallest move predicted within
     AIM x the band, else its value predicted nearest zero; if no field reaches the band, the move
     predicted nearest zero over every field. The response is the card's own (secant, `slopes[(card, field)]`) once it
-    has moved, else its type's. None if no field has a usable response."""
+    has moved, else its type's. `anchor(key)` is the card's value under its type's step (the
+    original when the types are not stepped). None if no field has a usable response."""
     moved = [f for f in fields if (name, f) in changes]
     contrast = rows["contrast_pp"].to_numpy()
     options = []
@@ -314,13 +388,20 @@ def _step(name, rows, fields, changes, original, slopes, card_type, space, band)
         slope = slopes.get((name, f), slopes.get((card_type, f), 0.0))
         if slope == 0 or not np.isfinite(slope):
             continue
-        now = changes.get((name, f), original[(name, f)])
+        now = changes.get((name, f), anchor((name, f)) if anchor else original[(name, f)])
         values = range(max(TUNE_FIELDS[f], original[(name, f)] - space.range), original[(name, f)] + space.range + 1)
         if (name, f) in changes:  # a card that has moved steps one unit a round: no oscillation
             values = [v for v in values if abs(v - now) <= 1]
         predicted = {v: float(np.max(np.abs(contrast + slope * (v - now)))) for v in values}
         options.append((f, now, predicted))
-    for f, now, predicted in options:  # the preferred field that reaches the band, if any
+    return _pick(name, options, band)
+
+
+def _pick(name, options, band):
+    """From (field, value now, {value: predicted distance}) in preference order: the preferred
+    field that reaches the band takes its smallest move predicted within AIM x the band, else
+    its value predicted nearest zero; if none reaches, the move predicted nearest zero."""
+    for f, now, predicted in options:
         aimed = [v for v, x in predicted.items() if x <= AIM * band]
         if aimed:
             return (name, f), min(aimed, key=lambda v: abs(v - now)), True
@@ -332,3 +413,33 @@ def _step(name, rows, fields, changes, original, slopes, card_type, space, band)
     f, v, x = min(((f, v, x) for f, now, predicted in options for v, x in predicted.items()),
                   key=lambda t: t[2])
     return (name, f), v, x <= band
+
+
+def _type_slope(kind, f, slopes, state, types) -> float:
+    """A type's gap per unit when every card of it moves together: its cards' mean own response,
+    less the part that moves the average card with them (the type's share of the cards)."""
+    per_card = slopes.get((kind, f), 0.0)
+    counts = state.groupby("players")["name"].nunique()
+    deck = float(counts.mean()) if len(counts) else 0.0
+    share = sum(1 for t in types.values() if t == kind) / deck if deck else 0.0
+    return per_card * max(0.0, 1.0 - share)
+
+
+def _type_step(kind, rows, fields, shift, type_slopes, prior, space, band):
+    """((type, field), the whole type's new step, whether predicted within the band) for a type
+    whose gap is beyond the type band: a step within ±range, one unit a round once it has moved
+    (no oscillation), chosen as `_step` chooses a card's; the response its own secant once it
+    has moved, else `prior(field)`. None without a usable response."""
+    gap = rows["gap_pp"].to_numpy()
+    moved = [f for f in fields if (kind, f) in shift]
+    options = []
+    for f in moved + [f for f in fields if f not in moved]:
+        slope = type_slopes.get((kind, f)) or prior(f)
+        if not slope or not np.isfinite(slope):
+            continue
+        now = shift.get((kind, f), 0)
+        values = range(-space.range, space.range + 1)
+        if (kind, f) in shift:
+            values = [v for v in values if abs(v - now) <= 1]
+        options.append((f, now, {v: float(np.max(np.abs(gap + slope * (v - now)))) for v in values}))
+    return _pick(kind, options, band)
