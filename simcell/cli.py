@@ -307,6 +307,10 @@ def run_command(
 def report(
     run_dir: Path = typer.Argument(..., help="A complete run directory (from simcell run)."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Report folder (default: RUN_DIR/report)."),
+    measured: list[Path] | None = typer.Option(None, "--measured", help="A simcell seats, sweep, "
+                                               "calibrate or probe folder of this game, repeatable: "
+                                               "the summary's changes quote what it measured (folders "
+                                               "inside RUN_DIR are read too)."),
 ) -> None:
     """Rebuild the balance report of a run directory from the directory alone: report.html
     (self-contained), report.md with PNG figures beside it, and every table as CSV."""
@@ -315,7 +319,7 @@ def report(
     from simcell.runner.store import RunDirError
 
     try:
-        folder = build_report(run_dir, out)
+        folder = build_report(run_dir, out, measured=measured or [])
     except (ReportError, RunDirError) as exc:
         _fail(str(exc))
         return

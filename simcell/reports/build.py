@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from simcell.reports.data import RunData
+from simcell.reports.measured import find as find_measured
 from simcell.reports.render import Report, Section, write_report
 from simcell.reports.sections import (
     advice,
@@ -71,10 +72,14 @@ def _side_pool() -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context(method))
 
 
-def build_report(root: Path, out: Path | None = None, jobs: int | None = None) -> Path:
+def build_report(root: Path, out: Path | None = None, jobs: int | None = None,
+                 measured: list[Path] = ()) -> Path:
     """Write the report of the run directory `root` (default: root/report); returns its folder.
-    `jobs`: processes to build it with (default: 2 if the machine has two cores, else 1)."""
+    `jobs`: processes to build it with (default: 2 if the machine has two cores, else 1).
+    `measured`: tool folders (seats, sweep, calibrate, probe) whose sizes the summary's changes
+    quote, beside any inside `root`."""
     run = RunData(root)  # a directory that is not a complete run fails here, before any work
+    tools = find_measured(run, list(measured))  # ... as does a folder that is not a tool's
     jobs = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     here = tuple(n for n in SECTIONS if jobs < 2 or n not in SIDE_GROUP)
     built: dict[str, Section] = {}
@@ -91,7 +96,7 @@ def build_report(root: Path, out: Path | None = None, jobs: int | None = None) -
     tables = {t.name: t.data for sec in built.values() for t in sec.tables}
     bands = {"seat_win_share": run.seat_band_label(), "card_open_hand_pp": _card_band(run),
              "card_type_pp": _type_band(run)}
-    first = summary.build(run, tables, bands)
+    first = summary.build(run, tables, bands, tools)
     title = f"simcell balance report: {Path(run.meta['config']).name}, {run.meta['games']:,} games"
     folder = out or Path(root) / REPORT_DIR
     write_report(Report(title, [first] + [built[n] for n in SECTIONS]), folder)

@@ -1,0 +1,177 @@
+"""What the designer tools have measured about the levers a report proposes, read from their
+folders (each tool's plan file and tables/*.csv, as its own report wrote them): `simcell seats`
+(each cause of seat advantage switched off alone, the confirmed ladders), `simcell sweep` (the
+slope of a swept card's contrast or a swept type's gap per step, and its zero crossing),
+`simcell calibrate` (what one ATP is worth in win share) and `simcell probe` (what going for a
+card wins). The run report's summary puts these sizes beside its changes; a lever nothing has
+measured keeps the command that would."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from simcell.reports.calibration import PLAN_FILE as CALIBRATE_FILE
+from simcell.reports.data import ReportError, RunData
+from simcell.reports.probe import PROBE_FILE
+from simcell.reports.seat_causes import SEATS_FILE
+from simcell.reports.sweep import SWEEP_FILE
+
+TOOL_FILES = {"seats": SEATS_FILE, "sweep": SWEEP_FILE, "calibrate": CALIBRATE_FILE, "probe": PROBE_FILE}
+
+
+@dataclass
+class Tool:
+    """One tool's folder: which tool, its plan and its tables."""
+
+    folder: Path
+    tool: str
+    plan: dict
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+
+@dataclass
+class Measured:
+    """Every tool folder found for a run, and those set aside (another game), with why."""
+
+    tools: list[Tool] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+    def of(self, tool: str) -> list[Tool]:
+        return [t for t in self.tools if t.tool == tool]
+
+
+def _tool_of(folder: Path) -> str | None:
+    return next((t for t, f in TOOL_FILES.items() if (folder / f).is_file()), None)
+
+
+def _baseline_run(t: Tool) -> Path | None:
+    """A run of the tool's config as it is (the game it measured), where the tool keeps one."""
+    rel = {"seats": lambda p: p["causes"][0]["run"], "calibrate": lambda p: p["baseline"],
+           "probe": lambda p: p["segments"][0]["baseline"]}.get(t.tool)
+    try:
+        return t.folder / rel(t.plan) if rel else None
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def find(run: RunData, named: list[Path] = ()) -> Measured:
+    """The tool folders named, and any inside the run directory. A named folder that is not a
+    tool's is an error; one that measured another game (its own run of the config differs in
+    content hash) is set aside and said so."""
+    out = Measured()
+    inside = [d for d in sorted(Path(run.root).iterdir()) if d.is_dir() and _tool_of(d)]
+    for folder in [Path(p) for p in named] + inside:
+        tool = _tool_of(folder)
+        if tool is None:
+            raise ReportError(f"{folder} is not a simcell seats, sweep, calibrate or probe folder "
+                              f"(none of {', '.join(TOOL_FILES.values())} in it)")
+        if any(t.folder.resolve() == folder.resolve() for t in out.tools):
+            continue
+        t = Tool(folder, tool, json.loads((folder / TOOL_FILES[tool]).read_text()))
+        base = _baseline_run(t)
+        if base is not None and (base / "resolved.json").is_file():
+            theirs = json.loads((base / "resolved.json").read_text())["game"]["content_hash"]
+            if theirs != run.resolved["game"]["content_hash"]:
+                out.skipped.append(f"{folder} measured another game (content hash {theirs[:10]}); not used")
+                continue
+        for csv in sorted((folder / "tables").glob("*.csv")) if (folder / "tables").is_dir() else []:
+            t.tables[csv.stem] = pd.read_csv(csv)
+        out.tools.append(t)
+    return out
+
+
+def _span(v: float, lo: float, hi: float, digits: int = 1, unit: str = " pp") -> str:
+    f = f"{{:+.{digits}f}}"
+    return f"{f.format(v)}{unit} ({f.format(lo)} to {f.format(hi)})"
+
+
+def seat_levers(m: Measured, players: int) -> list[str]:
+    """Each seat cause switched off alone, its change of the first seat's win share at this
+    player count (largest first), and the best confirmed ladder's worst seat."""
+    out = []
+    for t in m.of("seats"):
+        c = t.tables.get("seat_causes", pd.DataFrame())
+        part = c[(c["players"] == players) & (c["seat"] == 0) & (c["variant"] != "as configured")] if len(c) else c
+        for r in part.reindex(part["diff_pp"].abs().sort_values(ascending=False).index).itertuples() if len(part) else []:
+            out.append(f"{r.variant}: the first seat {_span(r.diff_pp, r.diff_low, r.diff_high)}")
+        ladders = t.tables.get("ladder_confirmed", pd.DataFrame())
+        ladders = ladders[ladders["players"] == players] if len(ladders) else ladders
+        if len(ladders):
+            best = ladders.loc[ladders["distance_pp"].abs().idxmin()]
+            out.append(f"the starting-ATP ladder {best['ladder']}: worst seat ({best['worst seat']}) "
+                       f"{_span(best['distance_pp'], best['low'], best['high'])} from the fair share, {best['verdict']}")
+        if out:
+            out[-1] += f" (`simcell seats`, {t.folder.name})"
+    return out
+
+
+def atp_worth(m: Measured, players: int, field_name: str) -> tuple[float, str] | None:
+    """Win share (pp) one starting ATP is worth at this count and field, and the folder."""
+    for t in m.of("calibrate"):
+        c = t.tables.get("calibration", pd.DataFrame())
+        row = c[(c["players"] == players) & (c["field"] == field_name)] if len(c) else c
+        if len(row) and np.isfinite(row["win_pp_per_atp"].iloc[0]) and row["win_pp_per_atp"].iloc[0] != 0:
+            return float(row["win_pp_per_atp"].iloc[0]), t.folder.name
+    return None
+
+
+def _swept(t: Tool) -> tuple[str, str, str] | None:
+    """("card" or "type", name, field) of a one-setting sweep."""
+    if len(t.plan.get("settings", [])) != 1:
+        return None
+    key = t.plan["settings"][0]["key"]
+    parts = [q or b for q, b in re.findall(r'"([^"]*)"|([^.]+)', key)]
+    parts = parts[1:] if parts and parts[0] == "overrides" else parts
+    if len(parts) == 3 and parts[0] in ("cards", "types"):
+        return ("card" if parts[0] == "cards" else "type", parts[1], parts[2])
+    return None
+
+
+def swept_slope(m: Measured, kind: str, names: set[str], players: int) -> str | None:
+    """A sweep of this card (kind "card") or card type (kind "type", by any of `names`): its
+    contrast's or gap's slope per step at this count, and where it crosses zero."""
+    for t in m.of("sweep"):
+        what = _swept(t)
+        if what is None or what[0] != kind or what[1].lower() not in {n.lower() for n in names}:
+            continue
+        s = t.tables.get("sweep_summary", pd.DataFrame())
+        s = s[s["players"] == players] if len(s) else s
+        figure = "against its type (pp)" if kind == "card" else "against the average card (pp)"
+        slope = s[s["figure"].astype(str).str.endswith(figure)] if len(s) else s
+        if not len(slope):
+            continue
+        r = slope.iloc[0]
+        q = stats.t.ppf(0.975, max(int(r["df"]), 1))
+        text = (f"{_span(r['slope_per_step'], r['slope_per_step'] - q * r['slope_se'], r['slope_per_step'] + q * r['slope_se'], 2)} "
+                f"per {what[2]} step")
+        cross = s[s["figure"].astype(str).str.contains("crosses 0")]
+        hold = s[s["figure"].astype(str).str.contains("holdout")]
+        if len(cross) and np.isfinite(cross["crossing"].iloc[0]):
+            c = cross.iloc[0]
+            qc = stats.t.ppf(0.975, max(int(c["df"]), 1))
+            text += (f", crossing zero at {what[2]} {c['crossing']:.2f} ({c['crossing'] - qc * c['crossing_se']:.2f} "
+                     f"to {c['crossing'] + qc * c['crossing_se']:.2f})")
+            if len(hold):
+                text += (", confirmed on fresh seeds" if np.isfinite(hold["crossing"].iloc[0])
+                         else ", not confirmed on fresh seeds")
+        return text + f" (`simcell sweep`, {t.folder.name})"
+    return None
+
+
+def probe_gain(m: Measured, card: str, players: int) -> str | None:
+    """What a player going for the card wins at this count (the field's valuation of it)."""
+    for t in m.of("probe"):
+        p = t.tables.get("probe", pd.DataFrame())
+        row = p[(p["players"] == players) & (p["card"] == card)] if len(p) else p
+        if len(row):
+            r = row.iloc[0]
+            return (f"a player going for it wins {_span(r['win_diff'], r['win_low'], r['win_high'], 2)} "
+                    f"(`simcell probe`, {t.folder.name})")
+    return None
