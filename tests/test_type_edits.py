@@ -74,6 +74,9 @@ def test_sweep_set_takes_a_type_and_relative_values(tmp_path):
     assert all(c.atp == SHIPPED[c.name].atp + (c.type == "detox") for c in games[1].cards)
     with pytest.raises(ConfigError, match="no card type 'toxins'.*detox \\(Detoxification\\)"):
         variants(config, ["types.toxins.atp=+1"], tmp_path / "bad")
+    # a type written where a card goes: the message says where a type goes
+    with pytest.raises(ConfigError, match="no card named 'detox'; 'detox' is a card type: \\[overrides.types.detox\\]"):
+        variants(config, ["cards.detox.atp=+1"], tmp_path / "as-card")
 
 
 def test_compare_reports_each_types_gap_in_a_and_b(tmp_path):

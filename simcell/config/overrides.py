@@ -121,9 +121,12 @@ def _override_entries(
     }
     for name in table.keys():
         if name not in by_name:
+            kind_named = card_type_named(name) if kind == "cards" else None
             raise table.error(
                 name,
-                f"no {array_key} named {name!r}{nearest(name, [n for n in by_name if n])}",
+                f"no {array_key} named {name!r}"
+                + (f"; {name!r} is a card type: [overrides.types.{kind_named}] (types.{kind_named}.FIELD "
+                   "with --set) sets every card of it" if kind_named else nearest(name, [n for n in by_name if n])),
             )
         i = by_name[name]
         row = rows[i]
