@@ -18,6 +18,7 @@ from simcell.reports.data import RunData
 from simcell.vocabulary import CALIBRATION_FILE
 from simcell.reports.paired import jackknife_many
 from simcell.reports.render import Report, Section, Table, write_report
+from simcell.reports.estimates import interval_text
 
 PLAN_FILE = "calibrate.json"
 
@@ -64,9 +65,9 @@ def build_calibration(folder: Path) -> Path:
         "the seats, with 95% intervals (jackknife over the shared blocks). Give this folder to "
         "`simcell compare` or `simcell sweep` with `--calibration` to read effects in ATP.")
     shown = table[["players", "field"]].assign(**{
-        "win share per ATP, pp": [f"{v:+.2f} ({lo:+.2f} to {hi:+.2f})" for v, lo, hi in
+        "win share per ATP, pp": [interval_text(v, lo, hi, 2, True) for v, lo, hi in
                                   zip(table["win_pp_per_atp"], table["win_low"], table["win_high"])],
-        "HP above the table per ATP": [f"{v:+.3f} ({lo:+.3f} to {hi:+.3f})" for v, lo, hi in
+        "HP above the table per ATP": [interval_text(v, lo, hi, 3, True) for v, lo, hi in
                                        zip(table["hp_per_atp"], table["hp_low"], table["hp_high"])]})
     sec.tables.append(Table("calibration", "ATP equivalent by player count", table, shown))
     write_report(Report("simcell calibrate: the ATP equivalent", [sec]), folder)

@@ -23,6 +23,7 @@ from simcell.reports.paired import Difference, Sums, difference, holm, jackknife
 from simcell.reports.render import Figure, Report, Section, Table, write_report
 from simcell.reports.sections.cards import _card_sums, card_table
 from simcell.reports.style import figure
+from simcell.reports.estimates import interval_text
 from simcell.vocabulary import CARD_TYPE_LABELS
 
 
@@ -171,8 +172,7 @@ def game_differences(a: RunData, b: RunData) -> pd.DataFrame:
 
 def _interval_text(d: Difference, idx, scale: float = 1.0, digits: int = 2) -> str:
     lo, hi = d.bounds()
-    f = f"{{:+.{digits}f}}"
-    return f"{f.format(d.diff[idx] * scale)} ({f.format(lo[idx] * scale)} to {f.format(hi[idx] * scale)})"
+    return interval_text(d.diff[idx] * scale, lo[idx] * scale, hi[idx] * scale, digits, True)
 
 
 def headline_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, bands: dict) -> pd.DataFrame:
@@ -388,13 +388,13 @@ def type_section(types: pd.DataFrame, band: float) -> Section:
                                   f"95% intervals; green: the band ±{band:g} pp; a moved type in red."))
 
     def level(side):
-        return [f"{v:+.2f} ({lo:+.2f} to {hi:+.2f}), {vd}" for v, lo, hi, vd in
+        return [f"{interval_text(v, lo, hi, 2, True)}, {vd}" for v, lo, hi, vd in
                 zip(types[f"gap_pp_{side}"], types[f"gap_pp_low_{side}"], types[f"gap_pp_high_{side}"],
                     types[f"verdict_{side}"])]
 
     shown = types[["players", "field"]].assign(**{
         "type": types["type"].map(CARD_TYPE_LABELS), "A, pp": level("A"), "B, pp": level("B"),
-        "B − A (95%)": [f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})" for d, lo, hi in
+        "B − A (95%)": [interval_text(d, lo, hi, 2, True) for d, lo, hi in
                         zip(types["gap_pp_diff"], types["gap_pp_low"], types["gap_pp_high"])],
         "moved": np.where(types["moved"], "moved", "")})
     sec.tables.append(Table("types", "Card types against the average card, A and B", types, shown))
@@ -414,7 +414,7 @@ def terminal_summary(folder: Path) -> str:
         for r in diffs.head(8).itertuples()) + (" …" if len(diffs) > 8 else "") if len(diffs) else "")]
 
     def span(d, lo, hi):
-        return f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})"
+        return interval_text(d, lo, hi, 2, True)
 
     mv = head[head["moved"]]
     lines.append("headline figures moved: " + ("; ".join(
@@ -486,7 +486,7 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
     sec.figures += figs
     shown = head[["players", "field", "figure"]].assign(
         A=head["A"].map(lambda v: f"{v:.2f}"), B=head["B"].map(lambda v: f"{v:.2f}"),
-        **{"B − A (95%)": [f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})" for d, lo, hi in
+        **{"B − A (95%)": [interval_text(d, lo, hi, 2, True) for d, lo, hi in
                            zip(head["difference"], head["low"], head["high"])],
            "Holm p": head["p_holm"].map(lambda v: f"{v:.3g}"),
            "moved": np.where(head["moved"], "moved", "")})
@@ -499,7 +499,7 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
     sec.tables.append(Table("hp_by_source", "Mean HP per player by source, A and B", src,
                             src[["players", "field", "source"]].assign(
                                 A=src["A"].round(3), B=src["B"].round(3),
-                                **{"B − A (95%)": [f"{d:+.3f} ({lo:+.3f} to {hi:+.3f})" for d, lo, hi in
+                                **{"B − A (95%)": [interval_text(d, lo, hi, 3, True) for d, lo, hi in
                                                    zip(src["difference"], src["low"], src["high"])]}),
                             collapsed=True))
     tsec = type_section(pd.concat(type_rows, ignore_index=True), bands["card_type_pp"])
@@ -516,7 +516,7 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
                      f"{len(mv)} card(s) moved" + (": " + ", ".join(mv["name"]) + "." if len(mv) else "."))
 
     def ci(col, digits=1):
-        return [f"{d:+.{digits}f} ({lo:+.{digits}f} to {hi:+.{digits}f})" for d, lo, hi in
+        return [interval_text(d, lo, hi, digits, True) for d, lo, hi in
                 zip(allc[f"{col}_diff"], allc[f"{col}_low"], allc[f"{col}_high"])]
 
     cshown = allc[["players", "field", "name", "type"]].assign(

@@ -16,19 +16,37 @@ def fmt(est: Estimate, scale: float = 1.0, digits: int = 1, shift: float = 0.0) 
     e = est.scaled(scale, shift)
     if not np.isfinite(e.half_width):
         return f"{e.value:.{digits}f}"
-    return f"{e.value:.{digits}f} ({e.low:.{digits}f} to {e.high:.{digits}f})"
+    # a quantile's interval (bootstrap bounds) of whole numbers can be one number: not "exact"
+    return interval_text(e.value, e.low, e.high, digits,
+                         same=EXACT if e.bounds is None else f"every resample gives {e.value:.{digits}f}")
+
+
+EXACT = "the same in every game"  # an interval of width zero: no game differs
+MORE_DIGITS = 3  # digits added at most to keep an interval's ends apart
+
+
+def interval_text(v: float, lo: float, hi: float, digits: int = 1, sign: bool = False, unit: str = "",
+                  same: str = EXACT) -> str:
+    """"value (low to high)". An interval that would print with equal ends says why: it is
+    printed with as many more digits (up to MORE_DIGITS) as part its ends, and one of width
+    zero reads "value (`same`)": by default, the same in every game."""
+    if not np.isfinite(v):
+        return "n/a"
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{v:{'+' if sign else ''}.{digits}f}{unit}"
+    if lo == hi:
+        return f"{v:{'+' if sign else ''}.{digits}f}{unit} ({same})"
+    for d in range(digits, digits + MORE_DIGITS + 1):
+        f = f"{{:{'+' if sign else ''}.{d}f}}"
+        if f.format(lo) != f.format(hi):
+            break
+    return f"{f.format(v)}{unit} ({f.format(lo)} to {f.format(hi)})"
 
 
 def ci_text(values, low, high, scale: float = 1.0, digits: int = 1, sign: bool = False) -> list[str]:
-    """"value (low to high)" for columns of estimates and their bounds (tables for reading)."""
-    f = f"{{:{'+' if sign else ''}.{digits}f}}"
-    out = []
-    for v, lo, hi in zip(np.asarray(values, float) * scale, np.asarray(low, float) * scale,
-                         np.asarray(high, float) * scale):
-        out.append("n/a" if not np.isfinite(v) else
-                   f.format(v) if not (np.isfinite(lo) and np.isfinite(hi)) else
-                   f"{f.format(v)} ({f.format(lo)} to {f.format(hi)})")
-    return out
+    """interval_text for columns of estimates and their bounds (tables for reading)."""
+    return [interval_text(v, lo, hi, digits, sign) for v, lo, hi in
+            zip(np.asarray(values, float) * scale, np.asarray(low, float) * scale, np.asarray(high, float) * scale)]
 
 
 def ci_of(df: pd.DataFrame, col: str, **kwargs) -> list[str]:

@@ -22,6 +22,7 @@ from simcell.reports.data import ReportError, RunData
 from simcell.reports.probe import PROBE_FILE
 from simcell.reports.seat_causes import SEATS_FILE
 from simcell.reports.sweep import SWEEP_FILE
+from simcell.reports.estimates import interval_text
 
 TOOL_FILES = {"seats": SEATS_FILE, "sweep": SWEEP_FILE, "calibrate": CALIBRATE_FILE, "probe": PROBE_FILE}
 
@@ -88,8 +89,7 @@ def find(run: RunData, named: list[Path] = ()) -> Measured:
 
 
 def _span(v: float, lo: float, hi: float, digits: int = 1, unit: str = " pp") -> str:
-    f = f"{{:+.{digits}f}}"
-    return f"{f.format(v)}{unit} ({f.format(lo)} to {f.format(hi)})"
+    return interval_text(v, lo, hi, digits, True, unit)
 
 
 def seat_levers(m: Measured, players: int) -> list[str]:

@@ -22,6 +22,7 @@ from simcell.reports.paired import Sums, difference
 from simcell.reports.render import Figure, Report, Section, Table, write_report
 from simcell.reports.sections.cards import card_table
 from simcell.reports.style import TYPE_COLOURS, figure, pretty
+from simcell.reports.estimates import interval_text
 
 PROBE_FILE = "probe.json"
 N_CARD_IDS = 64
@@ -131,8 +132,8 @@ def build_probe(folder: Path, calibration: Path | None = None) -> Path:
                                   "opponent's (denying), with 95% paired intervals; cards ranked by "
                                   "the probing player's change."))
 
-    def span(key, fmt="+.2f"):
-        return [f"{d:{fmt}} ({lo:{fmt}} to {hi:{fmt}})" for d, lo, hi in
+    def span(key):
+        return [interval_text(d, lo, hi, 2, True) for d, lo, hi in
                 zip(table[f"{key}_diff"], table[f"{key}_low"], table[f"{key}_high"])]
 
     shown = table[["players", "card"]].assign(**{

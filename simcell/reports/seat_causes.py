@@ -19,6 +19,7 @@ from simcell.reports.render import Figure, Report, Section, Table, write_report
 from simcell.reports.sections.seats import seat_figures, seat_name
 from simcell.reports.sections.verdicts import overall
 from simcell.reports.style import POLICY_PALETTE, figure
+from simcell.reports.estimates import interval_text
 
 SEATS_FILE = "seats.json"
 
@@ -105,7 +106,7 @@ def build_seats(folder: Path) -> Path:
         if len(conf):
             s2.tables.append(Table("ladder_confirmed", "Best ladders, confirmed on fresh seeds", conf,
                                    conf.assign(**{"worst seat − fair (95%)": [
-                                       f"{v:+.2f} ({lo:+.2f} to {hi:+.2f})" for v, lo, hi in
+                                       interval_text(v, lo, hi, 2, True) for v, lo, hi in
                                        zip(conf["distance_pp"], conf["low"], conf["high"])]})[
                                        ["ladder", "players", "worst seat", "worst seat − fair (95%)", "verdict"]]))
         s2.tables.append(Table("ladder_screen", "Every ladder screened", tried,

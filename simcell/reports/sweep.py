@@ -23,6 +23,7 @@ from simcell.reports.paired import difference, jackknife_many
 from simcell.reports.render import Figure, Report, Section, Table, write_report
 from simcell.reports.sections.cards import card_table
 from simcell.reports.style import figure
+from simcell.reports.estimates import interval_text
 from simcell.vocabulary import CARD_TYPE_LABELS
 
 SWEEP_FILE = "sweep.json"
@@ -251,7 +252,7 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
                                    "difference's 95% interval from the first variant; a dashed "
                                    "line where the swept card's contrast or type's gap crosses 0."))
     shown = curves.assign(**{"value": curves["value"].round(2),
-                             "vs first (95%)": [f"{d:+.2f} ({lo:+.2f} to {hi:+.2f})" for d, lo, hi in
+                             "vs first (95%)": [interval_text(d, lo, hi, 2, True) for d, lo, hi in
                                                 zip(curves["diff_from_first"], curves["diff_low"],
                                                     curves["diff_high"])]})[
         ["players", "figure", "variant", "value", "vs first (95%)"]]

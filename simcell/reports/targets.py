@@ -13,6 +13,7 @@ import pandas as pd
 from simcell.reports.compare import PLAYER_COLUMNS, PlayerSums
 from simcell.reports.data import HP_SOURCE_COLUMNS, RunData
 from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, OUT_OF_BAND, Estimate, jackknife_ratio
+from simcell.reports.estimates import interval_text
 
 TARGET_COLUMNS = ["players", "field", "target", "range_low", "range_high", "value", "low", "high",
                   "verdict", "outside"]
@@ -134,7 +135,7 @@ def every_target(plan: dict, cards: tuple[pd.DataFrame, pd.DataFrame], seats: tu
                    else "not searched: card values are tuned for the bands; board values and rule "
                         "switches ([tune] board, rules) search these")
         rows.append({"players": rb.players, "target": f"{rb.target} within [{rb.range_low:g}, {rb.range_high:g}]",
-                     "original": f"{ra.value:.1f} ({ra.low:.1f} to {ra.high:.1f})",
-                     "tuned": f"{rb.value:.1f} ({rb.low:.1f} to {rb.high:.1f})",
+                     "original": interval_text(ra.value, ra.low, ra.high),
+                     "tuned": interval_text(rb.value, rb.low, rb.high),
                      "verdict": _met(rb.verdict), "why not, best found": why})
     return pd.DataFrame(rows).sort_values(["players"], kind="stable").reset_index(drop=True)

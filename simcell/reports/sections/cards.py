@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simcell.vocabulary import COMPLETED_TYPES
+from simcell.vocabulary import ADDITIONAL_RESOURCE, CARD_TYPES, COMPLETED_TYPES
 from simcell.reports import cards as cs
 from simcell.reports.data import RunData, SegmentInfo
 from simcell.reports.estimates import ci_of
@@ -136,7 +136,9 @@ def segment_cards(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFram
     rlo, rhi = cs.rank_intervals(win.contrast, win.contrast_se, run.seed + seg.players)
     tq = _t(win.df)
     keep = _ratios(sums.kept, sums.dealt, ids)
-    done = _ratios(sums.completed, sums.acquired, ids)
+    # an Additional Resource card is never completed (its gain comes when it is taken): n/a, not 0
+    done = [Estimate(np.nan, np.nan, 0) if t == CARD_TYPES[ADDITIONAL_RESOURCE] else e
+            for e, t in zip(_ratios(sums.completed, sums.acquired, ids), types)]
     head = sums.head
     cards_done = head[[f"completed_{t}" for t in COMPLETED_TYPES]].sum(axis=1)
     beta, bse = cs.association(head.assign(cards_completed=cards_done), p, ids)

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from simcell.reports.data import RunData
+from simcell.reports.estimates import interval_text
 from simcell.reports.exploit import exploit_sentences
 from simcell.reports.intervals import IN_BAND, OUT_OF_BAND
 from simcell.reports.measured import Measured, atp_worth, probe_gain, seat_levers, swept_slope
@@ -37,8 +38,7 @@ COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 def _ci(value: float, low: float, high: float, digits: int = 1, sign: bool = False, unit: str = "") -> str:
-    f = f"{{:{'+' if sign else ''}.{digits}f}}"
-    return f"{f.format(value)}{unit} ({f.format(low)} to {f.format(high)})"
+    return interval_text(value, low, high, digits, sign, unit)
 
 
 def _join(parts: list[str]) -> str:

@@ -11,6 +11,7 @@ from simcell.reports.render import Section, Table
 from simcell.reports.sections.cards import segment_cards, segment_types
 from simcell.reports.sections.seats import seat_figures, seat_name
 from simcell.reports.style import pretty
+from simcell.reports.estimates import interval_text
 
 
 def overall(verdicts: list[str]) -> str:
@@ -77,7 +78,7 @@ def build(run: RunData) -> Section:
                                      "band", "verdict"])
     single_field = df["field"].nunique() <= 1
     shown = df[["players", "field", "figure", "worst"]].assign(**{
-        "value (95% interval)": [f"{v:+.2f} ({lo:+.2f} to {hi:+.2f})"
+        "value (95% interval)": [interval_text(v, lo, hi, 2, True)
                                  for v, lo, hi in zip(df["value"], df["low"], df["high"])],
         "band": [f"±{x:g}" for x in df["band"]], "verdict": df["verdict"]})
     if single_field:
