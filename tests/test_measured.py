@@ -5,7 +5,6 @@ folder of another game is set aside and said so; a folder that is no tool's is o
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pandas as pd
 import pytest

@@ -286,6 +286,31 @@ def test_the_first_screen_answers_and_names_every_figure_out_of_band(random_run)
     assert all(("dearer" in x) == ("+0,+1,+2" in x) for x in steps)
 
 
+def test_a_two_field_summary_says_which_field_each_figure_belongs_to(random_run):
+    """With two fields at one player count, every type figure and every card sentence names its
+    field (a type out of band in one field only says which), and a card's contrast names the
+    cards it is measured against."""
+    from simcell.reports.sections import summary
+
+    t = random_run / "report" / "tables"
+    types = pd.read_csv(t / "card_types.csv")
+    one = types[types["players"] == types["players"].iloc[0]]
+    two = pd.concat([one.assign(field="planner"), one.assign(field="greedy")], ignore_index=True)
+    two["verdict"] = "in band"
+    two.loc[(two["field"] == "greedy") & (two["type"] == "enzyme"), ["verdict", "gap_pp"]] = ["out of band", -4.0]
+    two.loc[two["type"] == "detox", ["verdict"]] = "out of band"
+    two.loc[two["type"] == "detox", "gap_pp"] = [2.0, 3.0]
+    text = summary.type_sentence(two, 1.0)[0]
+    p = int(one["players"].iloc[0])
+    assert "Enzymes are worth less than the average card: -4.0" in text and f"pp at {p} players, greedy field" in text
+    assert f"out of band at 2 of 2 fields, from +2.0 pp ({p} players, planner field) to +3.0 pp ({p} players, greedy field)" in text
+    cards = pd.read_csv(t / "card_strength.csv")
+    c = cards[cards["players"] == p]
+    lines = summary.card_sentence(pd.concat([c.assign(field="planner"), c.assign(field="greedy")]), 1.0)
+    assert f"at {p} players, planner field" in lines[0] and f"at {p} players, greedy field" in lines[1]
+    assert "pp against the other " in lines[0]
+
+
 def test_html_has_no_external_references(random_run):
     page = (random_run / "report" / "report.html").read_text()
     assert not re.search(r"https?://", page)

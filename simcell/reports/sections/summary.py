@@ -134,17 +134,23 @@ def type_sentence(types: pd.DataFrame, band: float) -> list[str]:
                 f"({len(shown_in)} of {len(types)} type figures are shown inside it). "
                 "[Card types](#cards)."]
     parts = []
-    counts = types["players"].nunique()
+    segments = types[["players", "field"]].drop_duplicates()
+    two = types["field"].nunique() > 1
     for t, part in out_t.groupby("type", sort=False):
-        part = part.sort_values("players")
+        part = part.sort_values(["players", "field"])
         more = "more" if part["gap_pp"].mean() > 0 else "less"
-        if counts == 1:
+        if len(segments) == 1:
             r = part.iloc[0]
             vals = f"{_ci(r.gap_pp, r.gap_pp_low, r.gap_pp_high, 1, True)} pp"
+        elif len(part) == 1:
+            r = part.iloc[0]
+            vals = f"{_ci(r.gap_pp, r.gap_pp_low, r.gap_pp_high, 1, True)} pp at {_where(r, two)}"
         else:
             lo, hi = part.loc[part["gap_pp"].abs().idxmin()], part.loc[part["gap_pp"].abs().idxmax()]
-            vals = (f"out of band at {len(part)} of {counts} player counts, from {lo.gap_pp:+.1f} pp "
-                    f"({lo.players} players) to {hi.gap_pp:+.1f} pp ({hi.players} players)")
+            what = "player counts and fields" if two and types["players"].nunique() > 1 else \
+                "fields" if two else "player counts"
+            vals = (f"out of band at {len(part)} of {len(segments)} {what}, from {lo.gap_pp:+.1f} pp "
+                    f"({_where(lo, two)}) to {hi.gap_pp:+.1f} pp ({_where(hi, two)})")
         parts.append((abs(part["gap_pp"]).max(), f"{TYPE_PLURALS.get(t, t)} are worth {more} than the "
                       f"average card: {vals}"))
     parts.sort(key=lambda x: -x[0])
@@ -152,6 +158,11 @@ def type_sentence(types: pd.DataFrame, band: float) -> list[str]:
     return [f"Card types out of band: {text} (a player dealt one in the opening hand wins this "
             f"much more or less often than one dealt the average card; band ±{band:g} pp). "
             "[Card types](#cards)."]
+
+
+def _where(row, two: bool) -> str:
+    """Where a figure was measured: its player count, and its field when the run has two."""
+    return f"{int(row['players'])} players" + (f", {row['field']} field" if two else "")
 
 
 def _holder(card) -> str:
@@ -167,19 +178,21 @@ def card_sentence(cards: pd.DataFrame, band: float) -> list[str]:
     if cards.empty:
         return []
     out = []
-    for (p, _field), part in cards.groupby(["players", "field"], sort=False):
+    two = cards["field"].nunique() > 1
+    for (_p, _field), part in cards.groupby(["players", "field"], sort=False):
         flagged = part[part["flagged"]]
         n = len(part)
         ranked = part[np.isfinite(part["contrast_pp"])].sort_values("contrast_pp")
         strong, weak = ranked.iloc[-1], ranked.iloc[0]
         head = (f"{len(flagged)} of {n} cards are out of line within their type" if len(flagged)
                 else f"No card is shown out of line within its type (0 of {n})")
-        out.append(f"{head} at {p} players (band ±{band:g} pp, against the other cards of its "
-                   f"type); the strongest against its type is {strong['name']} "
-                   f"({_ci(strong['contrast_pp'], strong['contrast_pp_low'], strong['contrast_pp_high'], 1, True)} pp; "
-                   f"{_holder(strong)}), the weakest {weak['name']} "
-                   f"({_ci(weak['contrast_pp'], weak['contrast_pp_low'], weak['contrast_pp_high'], 1, True)} pp; "
-                   f"{_holder(weak)}).")
+
+        def against(c) -> str:  # the card's contrast, naming the cards it is measured against
+            return (f"{_ci(c['contrast_pp'], c['contrast_pp_low'], c['contrast_pp_high'], 1, True)} pp "
+                    f"against the other {TYPE_PLURALS.get(c['type'], c['type'])}; {_holder(c)}")
+
+        out.append(f"{head} at {_where(part.iloc[0], two)} (band ±{band:g} pp); the strongest against its "
+                   f"type is {strong['name']} ({against(strong)}), the weakest {weak['name']} ({against(weak)}).")
     if len(out) > 2:  # one sentence for many player counts
         counts = cards.groupby("players")["flagged"].sum()
         n = cards.groupby("players").size().iloc[0]
