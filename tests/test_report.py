@@ -311,6 +311,17 @@ def test_a_two_field_summary_says_which_field_each_figure_belongs_to(random_run)
     assert "pp against the other " in lines[0]
 
 
+def test_an_interval_that_would_print_with_equal_ends_says_why():
+    from simcell.reports.estimates import Estimate, fmt, interval_text
+
+    assert interval_text(2.0, 2.0, 2.0, 2) == "2.00 (the same in every game)"
+    assert interval_text(2.831, 2.8291, 2.8346, 2) == "2.831 (2.829 to 2.835)"  # one more digit
+    assert interval_text(0.0, -0.04, 0.03, 1, True) == "+0.00 (-0.04 to +0.03)"  # not "-0.0 to +0.0"
+    assert interval_text(0.0, -1e-7, 1e-7, 1, True) == "+0.0 (within ±1e-07)"
+    assert interval_text(3.5, 3.1, 3.9, 1, True) == "+3.5 (+3.1 to +3.9)"  # untouched
+    assert fmt(Estimate(41.0, 0.0, bounds=(41.0, 41.0)), 1, 0) == "41 (every resample gives 41)"
+
+
 def test_html_has_no_external_references(random_run):
     page = (random_run / "report" / "report.html").read_text()
     assert not re.search(r"https?://", page)

@@ -38,9 +38,16 @@ def interval_text(v: float, lo: float, hi: float, digits: int = 1, sign: bool = 
         return f"{v:{'+' if sign else ''}.{digits}f}{unit} ({same})"
     for d in range(digits, digits + MORE_DIGITS + 1):
         f = f"{{:{'+' if sign else ''}.{d}f}}"
-        if f.format(lo) != f.format(hi):
-            break
-    return f"{f.format(v)}{unit} ({f.format(lo)} to {f.format(hi)})"
+
+        def text(x, f=f):  # a zero prints unsigned: "-0.0 to +0.0" is one value, not an interval
+            t = f.format(x)
+            return t.replace("-", "+" if sign else "") if float(t) == 0 else t
+
+        if text(lo) != text(hi):
+            return f"{text(v)}{unit} ({text(lo)} to {text(hi)})"
+    width = max(abs(lo - v), abs(hi - v))
+    f = f"{{:{'+' if sign else ''}.{digits}f}}"
+    return f"{f.format(v)}{unit} (within ±{width:.1g})"
 
 
 def ci_text(values, low, high, scale: float = 1.0, digits: int = 1, sign: bool = False) -> list[str]:
