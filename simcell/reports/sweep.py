@@ -252,9 +252,10 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
                                    "difference's 95% interval from the first variant; a dashed "
                                    "line where the swept card's contrast or type's gap crosses 0."))
     shown = curves.assign(**{"value": curves["value"].round(2),
-                             "vs first (95%)": [interval_text(d, lo, hi, 2, True) for d, lo, hi in
-                                                zip(curves["diff_from_first"], curves["diff_low"],
-                                                    curves["diff_high"])]})[
+                             "vs first (95%)": ["(the first variant)" if v == variants[0]["name"] else
+                                                interval_text(d, lo, hi, 2, True) for v, d, lo, hi in
+                                                zip(curves["variant"], curves["diff_from_first"],
+                                                    curves["diff_low"], curves["diff_high"])]})[
         ["players", "figure", "variant", "value", "vs first (95%)"]]
     if calibration is not None:
         cal = load_calibration(calibration)
