@@ -527,6 +527,53 @@ def exploit(
 
 
 @app.command()
+def ladder(
+    config: Path = typer.Argument(..., help="Run config whose game the bots play (its fields are not used)."),
+    policies: str | None = typer.Option(None, "--policies", help="Policies to rate, comma-separated: "
+                                        "built-in names, labelled variants (rollout#b32) or user "
+                                        "policies file.py:function (default: random, greedy, planner "
+                                        "and the archetypes)."),
+    param: list[str] | None = typer.Option(None, "--param", help="LABEL.KEY=VALUE, a labelled "
+                                           "policy's parameter (rollout#b32.playouts=32); repeatable."),
+    games: int | None = typer.Option(None, "--games", "-n", min=100, help="Games per field "
+                                     "(default 2,000)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: ladder-CONFIG)."),
+    seed: int | None = _SEED,
+    players: list[int] | None = _PLAYERS,
+    workers: int | None = _WORKERS,
+    dask: str | None = _DASK,
+    force: bool = _FORCE,
+    quiet: bool = _QUIET,
+) -> None:
+    """How strong each bot is: at each player count, every pairing (one policy among copies of
+    another, every seat in turn) and mixed pools of distinct policies on the same deals; each
+    policy's Plackett–Luce strength from the finishing orders with bootstrap intervals, the head
+    to head table, and which adjacent rungs separate."""
+    from simcell.tools.skill import run_ladder
+
+    folder = out or Path(f"ladder-{config.stem}")
+    params: dict[str, dict[str, float]] = {}
+    for text in param or []:
+        key, sep, value = text.partition("=")
+        label, dot, name = key.strip().rpartition(".")
+        try:
+            if not (sep and dot and label and name):
+                raise ValueError
+            params.setdefault(label, {})[name] = float(value)
+        except ValueError:
+            _fail(f"--param {text!r}: expected LABEL.KEY=NUMBER, e.g. rollout#b32.playouts=32")
+            return
+    chosen = [x.strip() for x in policies.split(",") if x.strip()] if policies else None
+    plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
+    written = _tool(run_ladder, config, folder, plays, policies=chosen, params=params, games=games, seed=seed)
+    typer.echo(f"ladder: {written / 'report.html'} (and ladder.json, tables/*.csv)")
+    from simcell.reports.skill import ladder_sentences
+
+    for line in ladder_sentences(written):
+        typer.echo(line)
+
+
+@app.command()
 def tune(
     config: Path = typer.Argument(..., help="Run config whose card values to tune ([tune] table "
                                   "optional)."),

@@ -1,0 +1,113 @@
+"""`simcell ladder` (issue: how strong are the bots): every pairing and mixed pool on the same
+deals, Plackett–Luce strengths from the finishing orders with bootstrap intervals, and which
+adjacent rungs separate. A copy of the planner under another label is the null: it must never
+separate from the planner, while greedy must from random."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from simcell.cli import app
+from simcell.reports.data import RunData
+from simcell.reports.skill import pair_counts, strengths
+from simcell.tools.skill import fields_for, mixed_pools
+
+CONFIG = """
+[run]
+players = 3
+games = 1000
+seed = 31
+
+[[field]]
+name = "planner"
+policy = "planner"
+"""
+POLICIES = ["random", "greedy", "planner", "planner#twin"]
+
+
+def test_every_policy_is_in_as_many_mixed_pools_and_every_pairing_has_a_field():
+    for players in (2, 3, 4, 5):
+        pools = mixed_pools(POLICIES + ["detox_goals"], players)
+        assert all(len(set(p)) == players for p in pools)
+        assert len(set(Counter(x for p in pools for x in p).values())) == 1
+        fields = fields_for(POLICIES, players, {})
+        pairings = [f for f in fields if " among " in f["name"]]
+        assert len(pairings) == (6 if players == 2 else 12)
+        assert all(f["pool"].count(f["pool"][0]) == 1 for f in pairings if players > 2)
+        assert all(f["rotation"] == "all" for f in fields if f["name"].startswith("mixed"))
+
+
+@pytest.fixture(scope="module")
+def ladder(tmp_path_factory):
+    root = tmp_path_factory.mktemp("ladder")
+    config = root / "c.toml"
+    config.write_text(CONFIG)
+    result = CliRunner().invoke(app, ["ladder", str(config), "--policies", ",".join(POLICIES), "-n", "600",
+                                      "-p", "2", "-p", "3", "--out", str(root / "out"), "--quiet",
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    return root / "out", result.output
+
+
+def test_the_ladder_orders_the_bots_and_the_planners_twin_does_not_separate(ladder):
+    out, printed = ladder
+    steps = pd.read_csv(out / "tables" / "ladder_steps.csv")
+    ratings = pd.read_csv(out / "tables" / "ladder_ratings.csv")
+    for p in (2, 3):
+        r = ratings[ratings["players"] == p].set_index("policy")
+        assert r.loc["random", "strength"] < r.loc["greedy", "strength"] < min(r.loc["planner", "strength"],
+                                                                                 r.loc["planner#twin", "strength"])
+        assert r.loc["planner", "strength"] == 0  # the reference rung
+        assert (r["strength_low"] <= r["strength"]).all() and (r["strength"] <= r["strength_high"]).all()
+        s = steps[steps["players"] == p]
+        twins = s[s["stronger"].str.startswith("planner") & s["weaker"].str.startswith("planner")].iloc[0]
+        assert not twins["separate"] and twins["ahead_low"] < 50 < twins["ahead_high"]
+        assert s[(s["stronger"] == "greedy") & (s["weaker"] == "random")]["separate"].all()
+        assert f"{p} players: " in printed and "≈" in printed
+    heads = pd.read_csv(out / "tables" / "ladder_head_to_head.csv")
+    assert len(heads[heads["players"] == 3]) == 12 and len(heads[heads["players"] == 2]) == 6
+    planner_among_greedy = heads[(heads["players"] == 3) & (heads["policy"] == "planner") & (heads["among"] == "greedy")].iloc[0]
+    assert planner_among_greedy["win_share_pct"] > 100 / 3 and planner_among_greedy["ahead_pct"] > 55
+
+
+def test_the_strengths_are_choix_on_every_pair_of_every_game(ladder):
+    """The pair counts hold every pair of players of different policies in every game (ties half
+    each way), and the strengths are choix's fit of them."""
+    import choix
+
+    out, _ = ladder
+    plan = json.loads((out / "ladder.json").read_text())
+    run = RunData(out / plan["runs"][1]["run"])
+    blocks, by_field = pair_counts(run, plan["policies"])
+    for seg in run.segments:
+        total = by_field[seg.field_name].sum()
+        if seg.field_name.startswith("mixed"):
+            assert total == pytest.approx(seg.games * 3)  # three distinct players: three pairs a game
+        else:
+            assert total == pytest.approx(seg.games * 2)  # one among two copies: two pairs a game
+    counts = blocks.sum(axis=0)
+    theta = choix.ilsr_pairwise_dense(counts, alpha=0.5)
+    anchor = plan["policies"].index("planner")
+    np.testing.assert_allclose(strengths(counts, anchor), theta - theta[anchor], atol=1e-9)
+    ratings = pd.read_csv(out / "tables" / "ladder_ratings.csv")
+    r = ratings[ratings["players"] == 3].set_index("policy")
+    np.testing.assert_allclose([r.loc[n, "strength"] for n in plan["policies"]], theta - theta[anchor], atol=1e-8)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--policies", "planner"], "at least two policies"),
+    (["--policies", "planner,plannerr"], "no built-in policy 'plannerr'"),
+    (["--param", "rollout#b.playouts"], "expected LABEL.KEY=NUMBER"),
+])
+def test_bad_ladder_input_is_one_line(tmp_path, args, words):
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG)
+    result = CliRunner().invoke(app, ["ladder", str(config), "--out", str(tmp_path / "o"), "--quiet"] + args)
+    assert result.exit_code == 2 and words in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "o" / "runs").exists()
