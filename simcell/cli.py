@@ -152,7 +152,7 @@ def _interrupted(config: Path, runner) -> None:
     raise typer.Exit(code=130) from None
 
 
-def _play(config: Path, opts, quiet: bool, report: bool = True):
+def _play(config: Path, opts, quiet: bool, report: bool = True, measured: list[Path] = ()):
     """Run a config (compiling first, with a progress bar), then write its report (unless
     `report` is false); one-line errors and Ctrl-C exits as `simcell run`. Returns (outcome,
     report folder or None)."""
@@ -194,7 +194,7 @@ def _play(config: Path, opts, quiet: bool, report: bool = True):
     from simcell.reports.build import build_report
 
     try:
-        folder = build_report(outcome.root)
+        folder = build_report(outcome.root, measured=list(measured))
     except KeyboardInterrupt:
         typer.echo(f"\ninterrupted while writing the report; the run is complete: rebuild the "
                    f"report with simcell report {outcome.root}", err=True)
@@ -279,6 +279,8 @@ def run_command(
         None, "--chunk-games", min=1, help="Games per work unit (default: planned; records do "
         "not depend on it)."
     ),
+    ladder: Path | None = typer.Option(None, "--ladder", help="A simcell ladder folder of this "
+                                       "game: the report's summary names the field's rung on it."),
 ) -> None:
     """Play the config's games on every core (or a Dask cluster) into a run directory:
     resolved config, records and block aggregates as Parquet, run metadata; then summarise.
@@ -288,10 +290,13 @@ def run_command(
     if resume is not None and (out is not None or force):
         _fail("--resume continues a directory; it takes no --out or --force")
         return
+    if ladder is not None and not (ladder / "ladder.json").is_file():
+        _fail(f"--ladder {ladder}: not a simcell ladder folder (no ladder.json)")  # before any game
+        return
     opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None, out=out,
                       workers=workers, force=force, resume=resume, dask=dask,
                       chunk_games=chunk_games)
-    outcome, folder = _play(config, opts, quiet)
+    outcome, folder = _play(config, opts, quiet, measured=[ladder] if ladder else [])
     if not quiet:
         from simcell.reports.summary import summary_text
 
@@ -311,6 +316,8 @@ def report(
                                                "calibrate or probe folder of this game, repeatable: "
                                                "the summary's changes quote what it measured (folders "
                                                "inside RUN_DIR are read too)."),
+    ladder: Path | None = typer.Option(None, "--ladder", help="A simcell ladder folder of this game: "
+                                       "the summary names the field's rung on it."),
 ) -> None:
     """Rebuild the balance report of a run directory from the directory alone: report.html
     (self-contained), report.md with PNG figures beside it, and every table as CSV."""
@@ -319,7 +326,7 @@ def report(
     from simcell.runner.store import RunDirError
 
     try:
-        folder = build_report(run_dir, out, measured=measured or [])
+        folder = build_report(run_dir, out, measured=(measured or []) + ([ladder] if ladder else []))
     except (ReportError, RunDirError) as exc:
         _fail(str(exc))
         return

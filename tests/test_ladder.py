@@ -111,3 +111,18 @@ def test_bad_ladder_input_is_one_line(tmp_path, args, words):
     result = CliRunner().invoke(app, ["ladder", str(config), "--out", str(tmp_path / "o"), "--quiet"] + args)
     assert result.exit_code == 2 and words in result.output and len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "o" / "runs").exists()
+
+
+def test_the_run_report_names_the_fields_rung_from_a_ladder_folder(ladder, tmp_path):
+    out, _ = ladder
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG)
+    result = CliRunner().invoke(app, ["run", str(config), "-p", "3", "-n", "600", "--out", str(tmp_path / "run"),
+                                      "--quiet", "--workers", "1", "--ladder", str(out)])
+    assert result.exit_code == 0, result.output
+    date = json.loads((out / "ladder.json").read_text())["date"]
+    summary = (tmp_path / "run" / "report" / "report.md").read_text()
+    assert f"On the ladder of {date} (`simcell ladder`, out): at 3 players planner (planner) is rung" in summary
+    assert "strength the reference (0) against the planner" in summary
+    bad = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "x"), "--ladder", str(tmp_path)])
+    assert bad.exit_code == 2 and "not a simcell ladder folder" in bad.output and not (tmp_path / "x").exists()

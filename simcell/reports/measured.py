@@ -21,10 +21,12 @@ from simcell.reports.calibration import PLAN_FILE as CALIBRATE_FILE
 from simcell.reports.data import ReportError, RunData
 from simcell.reports.probe import PROBE_FILE
 from simcell.reports.seat_causes import SEATS_FILE
+from simcell.reports.skill import LADDER_FILE
 from simcell.reports.sweep import SWEEP_FILE
 from simcell.reports.estimates import interval_text
 
-TOOL_FILES = {"seats": SEATS_FILE, "sweep": SWEEP_FILE, "calibrate": CALIBRATE_FILE, "probe": PROBE_FILE}
+TOOL_FILES = {"seats": SEATS_FILE, "sweep": SWEEP_FILE, "calibrate": CALIBRATE_FILE, "probe": PROBE_FILE,
+              "ladder": LADDER_FILE}
 
 
 @dataclass
@@ -55,7 +57,7 @@ def _tool_of(folder: Path) -> str | None:
 def _baseline_run(t: Tool) -> Path | None:
     """A run of the tool's config as it is (the game it measured), where the tool keeps one."""
     rel = {"seats": lambda p: p["causes"][0]["run"], "calibrate": lambda p: p["baseline"],
-           "probe": lambda p: p["segments"][0]["baseline"]}.get(t.tool)
+           "probe": lambda p: p["segments"][0]["baseline"], "ladder": lambda p: p["runs"][0]["run"]}.get(t.tool)
     try:
         return t.folder / rel(t.plan) if rel else None
     except (KeyError, IndexError, TypeError):
@@ -71,7 +73,7 @@ def find(run: RunData, named: list[Path] = ()) -> Measured:
     for folder in [Path(p) for p in named] + inside:
         tool = _tool_of(folder)
         if tool is None:
-            raise ReportError(f"{folder} is not a simcell seats, sweep, calibrate or probe folder "
+            raise ReportError(f"{folder} is not a simcell seats, sweep, calibrate, probe or ladder folder "
                               f"(none of {', '.join(TOOL_FILES.values())} in it)")
         if any(t.folder.resolve() == folder.resolve() for t in out.tools):
             continue
@@ -163,6 +165,30 @@ def swept_slope(m: Measured, kind: str, names: set[str], players: int) -> str | 
                          else ", not confirmed on fresh seeds")
         return text + f" (`simcell sweep`, {t.folder.name})"
     return None
+
+
+def rung_sentences(m: Measured, fields: list[tuple[int, str, str]]) -> list[str]:
+    """For each (player count, field, policy) played by one policy: its place on the ladder
+    folder given (`simcell ladder`), never guessed; a policy not on it is said so."""
+    out = []
+    for t in m.of("ladder"):
+        r = t.tables.get("ladder_ratings", pd.DataFrame())
+        date = t.plan.get("date", "an undated run")
+        parts = []
+        for p, field_name, policy in fields:
+            row = r[(r["players"] == p) & (r["policy"] == policy)] if len(r) else r
+            n = int((r["players"] == p).sum()) if len(r) else 0
+            if not len(row):
+                parts.append(f"{policy} ({field_name}) is not on it at {p} players")
+                continue
+            x = row.iloc[0]
+            strength = ("the reference (0)" if x["strength_low"] == x["strength_high"] == x["strength"] == 0
+                        else _span(x["strength"], x["strength_low"], x["strength_high"], 2, unit=""))
+            parts.append(f"at {p} players {policy} ({field_name}) is rung {int(x['rank'])} of {n}, "
+                         f"strength {strength} against the planner")
+        if parts:
+            out.append(f"On the ladder of {date} (`simcell ladder`, {t.folder.name}): " + "; ".join(parts) + ".")
+    return out
 
 
 def probe_gain(m: Measured, card: str, players: int) -> str | None:

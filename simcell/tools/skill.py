@@ -7,6 +7,7 @@ lists the runs; reports/skill.py rates the policies from the finishing orders.""
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import json
 from pathlib import Path
@@ -80,7 +81,8 @@ def run_ladder(config: Path, folder: Path, plays: Plays, *, policies: list[str] 
     base = base_config(config)
     n = games or LADDER_GAMES
     at_seed = seed if seed is not None else rc.seed
-    plan: dict = {"config": str(config), "policies": chosen, "games": n, "seed": at_seed, "runs": []}
+    plan: dict = {"config": str(config), "policies": chosen, "games": n, "seed": at_seed,
+                  "date": datetime.date.today().isoformat(), "runs": []}
     counts = plays.players or rc.players
     for i, p in enumerate(counts, 1):
         fields = fields_for(chosen, p, params or {})

@@ -13,7 +13,7 @@ from simcell.reports.data import RunData
 from simcell.reports.estimates import interval_text
 from simcell.reports.exploit import exploit_sentences
 from simcell.reports.intervals import IN_BAND, OUT_OF_BAND
-from simcell.reports.measured import Measured, atp_worth, probe_gain, seat_levers, swept_slope
+from simcell.reports.measured import Measured, atp_worth, probe_gain, rung_sentences, seat_levers, swept_slope
 from simcell.reports.render import Section
 from simcell.reports.sections.seats import rounds_held
 from simcell.vocabulary import CARD_TYPE_LABELS
@@ -301,6 +301,9 @@ def build(run: RunData, tables: dict[str, pd.DataFrame], bands: dict[str, float]
                               tables.get("card_types", empty))
     played = run_sentence(run)
     sentences = [answer[0].removesuffix(" [Verdicts](#verdicts).") + " " + played] if answer else [played]
+    if measured is not None:  # the field's bot on a measured ladder, when a ladder folder is given
+        sentences += rung_sentences(measured, [(s.players, s.field_name, s.policies[0])
+                                               for s in run.segments if len(set(s.policies)) == 1])
     sentences += seat_sentences(tables.get("seat_advantage", empty), tables.get("seat_hp_sources", empty),
                                 bands["seat_win_share"])
     if "seat_advantage" in tables:
