@@ -67,6 +67,9 @@ def test_the_changes_quote_each_tools_figures_as_its_tables_hold_them(folders):
     rotate = causes[(causes["variant"] == "rotating turn order") & (causes["seat"] == 0)].iloc[0]
     assert "measured: " in seats and "simcell seats c.toml" not in seats
     assert f"rotating turn order: the first seat {rotate.diff_pp:+.1f} pp ({rotate.diff_low:+.1f} to {rotate.diff_high:+.1f})" in seats
+    after = causes[causes["variant"] == "rotating turn order"]
+    far = after.loc[(after["win_share_pp"] - 100 / 3).abs().idxmax()]
+    assert f"then seat {int(far.seat)} the furthest from the fair share ({far.win_share_pp - 100 / 3:+.1f} pp)" in seats
     per_atp = pd.read_csv(folders / "calibrate" / "tables" / "calibration.csv")["win_pp_per_atp"].iloc[0]
     assert f"about {12.0 / per_atp:+.1f} starting ATP (`simcell calibrate`, calibrate)" in seats
     slope = pd.read_csv(folders / "sweep" / "tables" / "sweep_summary.csv")
@@ -83,7 +86,7 @@ def test_a_folder_of_another_game_is_set_aside_and_a_non_tool_folder_is_one_line
     assert measured.tools == [] and "seats-other measured another game" in measured.skipped[0]
     seats = changes(TABLES, "c.toml", measured)[0]
     assert "simcell seats c.toml" in seats  # unmeasured: the command
-    with pytest.raises(ReportError, match="is not a simcell seats, sweep, calibrate or probe folder"):
+    with pytest.raises(ReportError, match="is not a simcell seats, sweep, calibrate, probe or ladder folder"):
         find(run, [folders / "run"])
     result = CliRunner().invoke(app, ["report", str(folders / "run"), "--measured", str(folders / "run")])
     assert result.exit_code != 0 and len(result.output.strip().splitlines()) == 1

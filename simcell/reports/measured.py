@@ -102,7 +102,11 @@ def seat_levers(m: Measured, players: int) -> list[str]:
         c = t.tables.get("seat_causes", pd.DataFrame())
         part = c[(c["players"] == players) & (c["seat"] == 0) & (c["variant"] != "as configured")] if len(c) else c
         for r in part.reindex(part["diff_pp"].abs().sort_values(ascending=False).index).itertuples() if len(part) else []:
-            out.append(f"{r.variant}: the first seat {_span(r.diff_pp, r.diff_low, r.diff_high)}")
+            # where the seats then stand: a cause switched off can overshoot to another seat
+            after = c[(c["players"] == players) & (c["variant"] == r.variant) & (c["field"] == r.field)]
+            far = after.loc[(after["win_share_pp"] - 100 / players).abs().idxmax()]
+            out.append(f"{r.variant}: the first seat {_span(r.diff_pp, r.diff_low, r.diff_high)}, then seat "
+                       f"{int(far['seat'])} the furthest from the fair share ({far['win_share_pp'] - 100 / players:+.1f} pp)")
         ladders = t.tables.get("ladder_confirmed", pd.DataFrame())
         ladders = ladders[ladders["players"] == players] if len(ladders) else ladders
         if len(ladders):
