@@ -139,12 +139,10 @@ def type_sentence(types: pd.DataFrame, band: float) -> list[str]:
     for t, part in out_t.groupby("type", sort=False):
         part = part.sort_values(["players", "field"])
         more = "more" if part["gap_pp"].mean() > 0 else "less"
-        if len(segments) == 1:
-            r = part.iloc[0]
-            vals = f"{_ci(r.gap_pp, r.gap_pp_low, r.gap_pp_high, 1, True)} pp"
-        elif len(part) == 1:
-            r = part.iloc[0]
-            vals = f"{_ci(r.gap_pp, r.gap_pp_low, r.gap_pp_high, 1, True)} pp at {_where(r, two)}"
+        if len(segments) == 1 or len(part) == 1:
+            r = part.iloc[0]  # one segment: named once, at the head of the sentence
+            vals = (f"{_ci(r.gap_pp, r.gap_pp_low, r.gap_pp_high, 1, True)} pp"
+                    + (f" at {_where(r, two)}" if len(segments) > 1 else ""))
         else:
             lo, hi = part.loc[part["gap_pp"].abs().idxmin()], part.loc[part["gap_pp"].abs().idxmax()]
             what = "player counts and fields" if two and types["players"].nunique() > 1 else \
@@ -155,7 +153,8 @@ def type_sentence(types: pd.DataFrame, band: float) -> list[str]:
                       f"average card: {vals}"))
     parts.sort(key=lambda x: -x[0])
     text = "; ".join(p for _, p in parts)
-    return [f"Card types out of band: {text} (a player dealt one in the opening hand wins this "
+    at = f" at {_where(segments.iloc[0], two)}" if len(segments) == 1 else ""
+    return [f"Card types out of band{at}: {text} (a player dealt one in the opening hand wins this "
             f"much more or less often than one dealt the average card; band ±{band:g} pp). "
             "[Card types](#cards)."]
 
