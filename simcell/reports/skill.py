@@ -41,17 +41,20 @@ def pair_counts(run: RunData, names: list[str]) -> tuple[np.ndarray, dict[str, n
     half each way), summed over every field; and per field its own such array (keyed by name)."""
     index = {n: i for i, n in enumerate(names)}
     k = len(names)
-    total = np.zeros((run.segments[0].blocks, k, k))
+    # one blocking of the deals for every field: game g is the same deal in each, but a field's
+    # own blocks follow its rotation groups (every seat order of a mixed pool: 120 at 5 players)
+    n_blocks = min(seg.blocks for seg in run.segments)
+    total = np.zeros((n_blocks, k, k))
     by_field = {}
     for seg in run.segments:
         labels = np.array([index[p] for p in seg.policies])
-        counts = np.zeros((seg.blocks, k, k))
+        counts = np.zeros((n_blocks, k, k))
         for df in run.record_parts("players", seg, ["policy", "rank"]):
             p = seg.players
             games = df["game"].to_numpy()[::p]
             pol = labels[df["policy"].to_numpy().reshape(-1, p)]
             rank = df["rank"].to_numpy().reshape(-1, p)
-            block = run.block_of_games(seg, games)
+            block = games * n_blocks // seg.games
             for i in range(p):
                 for j in range(i + 1, p):
                     a, b = pol[:, i], pol[:, j]
