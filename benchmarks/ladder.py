@@ -1,8 +1,8 @@
 """Strength ladder (issue 4): at 2-5 players, each policy in one seat against a field of the
 policy below it, in duplicate mode (every deal under every seat rotation), with 95% intervals
-over deals; then the rollout's margin over planner as its budget (playouts per candidate) rises.
+over deals. The rollout's margin over the planner by budget, and its speed: strong.py.
 
-    python benchmarks/ladder.py [--deals N] [--rollout-deals N] [--seed S]
+    python benchmarks/ladder.py [--deals N] [--seed S]
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from strength import duplicate_match
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=2000)
-    parser.add_argument("--rollout-deals", type=int, default=60)
     parser.add_argument("--seed", type=int, default=9090)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5])
     args = parser.parse_args()
@@ -27,14 +26,6 @@ def main() -> None:
             t = time.perf_counter()
             m = duplicate_match(challenger, field, players, args.deals, args.seed)
             print(m.line(f"{challenger} vs {field} field"), f"[{time.perf_counter() - t:.0f} s]")
-    print("rollout vs a planner field, by budget (playouts per candidate, 5 candidates)")
-    for players in args.players:
-        for budget in (1, 4, 16):
-            t = time.perf_counter()
-            m = duplicate_match("rollout", "planner", players, args.rollout_deals, args.seed,
-                                params={"rollout": {"playouts": float(budget)}})
-            print(m.line(f"rollout (budget {budget}) vs planner field"),
-                  f"[{time.perf_counter() - t:.0f} s]")
 
 
 if __name__ == "__main__":

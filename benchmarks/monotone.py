@@ -272,7 +272,7 @@ def main() -> None:
     parser.add_argument("--fields", nargs="+", default=list(FIELDS),
                         help="fields (default: greedy, the planner, the archetypes; add rollout for its 2-player cells)")
     parser.add_argument("--games", type=int, default=20_000, help="games per cell (heuristic fields)")
-    parser.add_argument("--rollout-games", type=int, default=2_000, help="games per rollout cell (2 players)")
+    parser.add_argument("--rollout-games", type=int, default=4_000, help="games per rollout cell (2 players)")
     parser.add_argument("--cards", nargs="+", help="card names (default: all 43)")
     parser.add_argument("--csv", type=Path, default=CSV)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)

@@ -24,10 +24,10 @@ FIELDS = [(policy, players) for policy in ("greedy", "planner", "detox_goals") f
 DIGESTS = {
     ("greedy", 2): "201b8b80e822ec0c",
     ("greedy", 5): "8780e7d36121fb73",
-    ("planner", 2): "eb6e4045064f7749",
-    ("planner", 5): "471ee9805cb5fd82",
-    ("detox_goals", 2): "7bc6b62661ca0f5d",
-    ("detox_goals", 5): "24f8c88442977a79",
+    ("planner", 2): "c5dcc879fadde230",
+    ("planner", 5): "445ca0e7a8988efd",
+    ("detox_goals", 2): "425fd9e23eecc34a",
+    ("detox_goals", 5): "e868915061e7b1c4",
 }
 
 

@@ -254,6 +254,65 @@ def test_the_probe_sees_hidden_changes() -> None:
     assert diverged >= 5
 
 
+def test_the_oracle_reads_what_is_hidden() -> None:
+    """The `oracle` (the rollout's search on the true hidden cards and events) is the one
+    built-in policy whose action may change when only what is hidden changes: the same
+    permutations that never move the rollout move it (so the invariance test above would catch
+    a rollout that saw them)."""
+    from tests.support.stepping import copy_state, game_in_progress, next_decision
+
+    rng = np.random.default_rng(7)
+    s = homogeneous("oracle", 3, playouts=2.0, candidates=3.0, window=5.0)
+    moved = 0
+    for g in range(6):
+        for k in (10, 30, 50):
+            found = game_in_progress(GAME, 3, SEED, g, s, k)
+            if found is None:
+                continue
+            st, gt = found
+            for _ in range(3):
+                other = copy_state(st)
+                hide_differently(other, gt, rng)
+                moved += next_decision(copy_state(st), gt) != next_decision(other, gt)
+    assert moved >= 3
+
+
+def test_position_value_adds_what_the_seat_holds() -> None:
+    """The search's position value (policies/position.py) counts a Health Point as one, a unit
+    of stock at least at its weighed worth (more when it brings a card in hand nearer), and never counts
+    a card in hand below nothing; it reads the seat's own position only (another seat's stock
+    leaves it alone)."""
+    from simcell.policies.position import position_value
+    from simcell.policies.registry import ROLLOUT_INDEX, param_vector
+    from simcell.vocabulary import ATP
+    from tests.support.stepping import copy_state, game_in_progress
+
+    params = np.array(param_vector("rollout", None, 3))
+    col = list(HEURISTIC_PARAMS).index
+    checked = 0
+    for g in range(5):
+        found = game_in_progress(GAME, 3, SEED, g, homogeneous("planner", 3), 40)
+        if found is None:
+            continue
+        st, gt = found
+        for seat in range(3):
+            base = position_value(st, gt, seat, params)
+            more = copy_state(st)
+            more.hp[seat, 0] += 1
+            assert position_value(more, gt, seat, params) == pytest.approx(base + 1.0)
+            more.stock[seat, ATP] += 2
+            stock = 2 * params[col("value_atp")] * params[ROLLOUT_INDEX["leaf_stock"]]
+            assert position_value(more, gt, seat, params) >= base + 1.0 + stock - 1e-9
+            rival = copy_state(st)
+            rival.stock[(seat + 1) % 3, ATP] += 5
+            assert position_value(rival, gt, seat, params) == pytest.approx(base)
+            empty = copy_state(st)
+            empty.hand[seat] = 0
+            assert position_value(empty, gt, seat, params) <= base + 1e-12
+            checked += 1
+    assert checked >= 9
+
+
 # -- user policies --------------------------------------------------------------------------
 USER_OK = """
 def first_or_last(obs, legal, n_legal, params, key):

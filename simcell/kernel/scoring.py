@@ -67,16 +67,23 @@ def end_game(st, gt):
             if st.goal_mark[gi, s]:
                 st.hp[s, SRC_GOAL_BONUS] += goal_bonus(st, gt, goal, s)
     for s in range(gt.players):
-        bonus = 0
-        for c in range(gt.n_ids):
-            if (st.completed[s] >> np.int64(c)) & 1:
-                t = gt.card_type[c]
-                if t == PROTEIN_RECEPTOR:
-                    bonus += gt.card_bonus[c] * st.completed_by_type[s, PROTEIN_HORMONE]
-                elif t == STEROID_RECEPTOR:
-                    bonus += gt.card_bonus[c] * st.completed_by_type[s, STEROID_HORMONE]
-        st.hp[s, SRC_RECEPTOR_BONUS] += bonus
+        st.hp[s, SRC_RECEPTOR_BONUS] += receptor_bonus(st, gt, s)
     st.g[G_PHASE] = PH_OVER
+
+
+@kernel_jit
+def receptor_bonus(st, gt, seat):
+    """The receptor bonuses of the seat's completed receptors: each one's bonus per completed
+    hormone of its kind (scored at the end; the search's position value reads it earlier)."""
+    bonus = 0
+    for c in range(gt.n_ids):
+        if (st.completed[seat] >> np.int64(c)) & 1:
+            t = gt.card_type[c]
+            if t == PROTEIN_RECEPTOR:
+                bonus += gt.card_bonus[c] * st.completed_by_type[seat, PROTEIN_HORMONE]
+            elif t == STEROID_RECEPTOR:
+                bonus += gt.card_bonus[c] * st.completed_by_type[seat, STEROID_HORMONE]
+    return bonus
 
 
 @kernel_jit

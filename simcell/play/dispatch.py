@@ -30,7 +30,7 @@ def decision_key(st, gt, seat):
 @kernel_jit_inline
 def is_heuristic(policy):
     """Do the seat's decisions need the heuristic evaluator's values of its legal actions
-    (greedy, planner, and a search policy, which ranks its candidates by greedy's values)?"""
+    (greedy, planner, and a search policy, which ranks its candidates by the planner's values)?"""
     return policy != KERNEL_RANDOM and policy != KERNEL_USER
 
 

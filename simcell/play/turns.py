@@ -4,7 +4,7 @@ inlined where it is used: into the game loop (game.py) of a field of `random` in
 (without the policy dispatch) or of any other field without a search policy, and into
 `play_on`, which the game loop of a field with a search policy calls (it stops before a
 search-policy decision and the game loop hands it to the search) and the search's playouts
-(play/rollout.py) run with non-search policies only."""
+(play/rollout.py) run with planner players only."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def turn_loop(st, gt, user_fn, stop_total, search, random_only):
     """Play the game in `st` on from its current state with its seats' policies. Stops
     (ON_STOPPED) before a policy decision once the seats' decisions add up to stop_total
     (>= 0), and, when `search`, before any decision of a search-policy seat (ON_SEARCH, with
-    the legal actions in st.workspace.legal and their greedy values in st.workspace.values; the caller
+    the legal actions in st.workspace.legal and their planner values in st.workspace.values; the caller
     decides, applies and calls again; ON_STOPPED leaves them there too). ON_OVER when
     the game is scored; ON_POLICY_ERROR (G_POLICY_ERROR set) when a user policy returned an
     index outside the legal list. `random_only` (a constant in each caller): every seat plays
@@ -108,8 +108,9 @@ def turn_loop(st, gt, user_fn, stop_total, search, random_only):
             n = list_into(st, gt, legal)
         else:
             policy = st.seating.policy[seat]
-            n = list_and_value(st, gt, seat, is_heuristic(policy), policy == KERNEL_PLANNER, vals,
-                               legal)
+            # the planner's values for the planner and the search (its ranking)
+            plan = policy == KERNEL_PLANNER or policy == KERNEL_ROLLOUT
+            n = list_and_value(st, gt, seat, is_heuristic(policy), plan, vals, legal)
         if n == 1:
             code = legal[0]
         else:
@@ -119,7 +120,7 @@ def turn_loop(st, gt, user_fn, stop_total, search, random_only):
             if random_only:
                 i = choose_random(n, decision_key(st, gt, seat))
             else:
-                # a search seat's decision: the greedy values of its legal actions (the search's
+                # a search seat's decision: the planner values of its legal actions (the search's
                 # ranking) were worked out with them, by the turn loop's one inlined evaluator
                 if search and policy == KERNEL_ROLLOUT:
                     keep_listing(st, legal, vals, n)

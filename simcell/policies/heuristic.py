@@ -57,9 +57,9 @@ def evaluator_context(v, gt, params, plan, ws, need, goal_bonus, fixed):
 @kernel_jit_inline
 def list_and_value(st, gt, seat, heuristic, plan, vals, legal):
     """The legal actions of the seat to move (setup or Phase 1) into `legal`, returning how
-    many; for a heuristic seat (`heuristic`: greedy, planner, or the rollout's greedy ranking;
-    `plan`: the planner's), each action's value in `vals` as well (the turn loop's stack
-    vector). Inlined once into the turn loop, its one listing site."""
+    many; for a heuristic seat (`heuristic`: greedy, planner, or the search's ranking;
+    `plan`: the planner's values, for the planner and the search), each action's value in
+    `vals` as well (the turn loop's stack vector). Inlined once into the turn loop, its one listing site."""
     # the per-decision card workspace, needs (5 resources), goal bonuses (7) and the values of
     # the actions whose stock changes the board fixes (evaluate.fixed_values) on the stack
     # (kernel/scratch.py): written often and read back at once, and no write there makes the

@@ -68,12 +68,45 @@ HEURISTIC_PARAMS: dict[str, float] = {
 }
 HP_INDEX = {name: i for i, name in enumerate(HEURISTIC_PARAMS)}
 
-# `rollout`: its row is the heuristic row (ranking candidates, and the greedy playout policy)
-# followed by these.
+# `rollout`: its row is the heuristic row (the planner's values that rank its candidates, and the
+# planner players of its playouts) followed by these (play/rollout.py).
 ROLLOUT_PARAMS: dict[str, float] = {
-    "playouts": 8.0,  # playouts per candidate action (the budget per decision: candidates x this)
-    "candidates": 5.0,  # candidate actions kept after ranking by the greedy evaluator
-    "playout_temperature": 0.1,  # softmax temperature of the greedy playout policy
+    "playouts": 4.0,  # deals of the hidden cards searched per decision, every candidate on each
+    "candidates": 4.0,  # most candidate actions searched, the best by the planner's values
+    # the decisions that matter: only actions valued within `window` HP of the best are
+    # candidates, so a decision with one clear best is taken without search (<= 0: no window)
+    "window": 0.5,
+    # policy decisions a playout plays before the position evaluator closes it (0: to the end)
+    "horizon": 16.0,
+    "playout_temperature": 0.0,  # softmax temperature of the planner players of the playouts
+    # the position evaluator's weights (policies/position.py): HP earned count 1; the stock at
+    # its worth, the cards in hand at their worth x the share they can still be finished, the
+    # worth of those with a vesicle at an ER and at the Golgi, the goals' expected bonus, the
+    # First Player Marker
+    # (fitted at each count, POSITION_AT_PLAYERS; these are the 5-player fit)
+    "leaf_stock": 0.436,
+    "leaf_hand": 0.016,
+    "leaf_er": 0.21,
+    "leaf_golgi": 0.409,
+    "leaf_goals": 0.712,
+    "leaf_marker": 1.403,
+    # 1: the playouts see the true hidden cards and event order, not deals of them: the
+    # `oracle`, an upper reference (registry entry below), never a field's default
+    "sees_all": 0.0,
+}
+# The position evaluator's weights at each player count: benchmarks/fit_position.py (2026-12-06;
+# 400 planner games a count, non-negative least squares of each seat's final HP above the table
+# on its terms above the table). Played as they were (the defaults' weights), a search closed
+# by the evaluator lost to its own full playouts.
+POSITION_AT_PLAYERS: dict[int, dict[str, float]] = {
+    2: {"leaf_stock": 1.226, "leaf_hand": 0.212, "leaf_er": 0.126, "leaf_golgi": 0.207,
+        "leaf_goals": 0.012, "leaf_marker": 0.0},
+    3: {"leaf_stock": 0.918, "leaf_hand": 0.150, "leaf_er": 0.226, "leaf_golgi": 0.299,
+        "leaf_goals": 0.145, "leaf_marker": 0.0},
+    4: {"leaf_stock": 0.496, "leaf_hand": 0.096, "leaf_er": 0.221, "leaf_golgi": 0.306,
+        "leaf_goals": 0.249, "leaf_marker": 0.0},
+    5: {"leaf_stock": 0.436, "leaf_hand": 0.016, "leaf_er": 0.210, "leaf_golgi": 0.409,
+        "leaf_goals": 0.712, "leaf_marker": 1.403},
 }
 ROLLOUT_INDEX = {name: len(HEURISTIC_PARAMS) + i for i, name in enumerate(ROLLOUT_PARAMS)}
 
@@ -113,7 +146,7 @@ PLANNER_TUNED: dict[str, float] = {
     "value_mrna": 0.18, "value_protein": 0.21, "value_carb": 0.36, "value_lipid": 0.086,
     "value_atp": 0.10, "need": 0.28, "card": 0.33, "stage_er": 0.47, "stage_golgi": 0.71,
     "goal": 1.64, "first_player": 0.23, "harm": 0.05, "exhaust": 0.73, "target_focus": 0.85,
-    "contest": 0.24, "temperature": 0.03, "w_enzyme": 0.667, "w_steroid_receptor": 1.225,
+    "contest": 0.24, "temperature": 0.0, "w_enzyme": 0.667, "w_steroid_receptor": 1.225,
 }
 
 
@@ -137,14 +170,28 @@ def _planner(about: str, **factors: float) -> BuiltinPolicy:
     return BuiltinPolicy(KERNEL_PLANNER, defaults, tuple(HEURISTIC_PARAMS), about, at_players)
 
 
+def _search(about: str, **changes: float) -> BuiltinPolicy:
+    """A search policy: the planner's defaults (at each player count) and the search's own."""
+    planner = _planner(about)
+    # whether it sees the hidden cards is the policy's name (rollout or oracle), not a setting
+    own = {k: v for k, v in ROLLOUT_PARAMS.items() if k != "sees_all"} | changes
+    counts = set(planner.at_players) | set(POSITION_AT_PLAYERS)
+    return BuiltinPolicy(KERNEL_ROLLOUT, planner.defaults | own,
+                         tuple(HEURISTIC_PARAMS) + tuple(ROLLOUT_PARAMS), about,
+                         {p: planner.defaults_at(p) | own | POSITION_AT_PLAYERS.get(p, {})
+                          for p in counts})
+
+
 BUILTIN_POLICIES: dict[str, BuiltinPolicy] = {
     "random": BuiltinPolicy(KERNEL_RANDOM, {}, (), "uniform over the legal actions"),
     "greedy": _heuristic(KERNEL_GREEDY, _GREEDY_NAMES, "one-step evaluation of every legal action"),
     "planner": _planner("commits to target cards and closes their gap"),
-    "rollout": BuiltinPolicy(
-        KERNEL_ROLLOUT, dict(ROLLOUT_PARAMS), tuple(HEURISTIC_PARAMS) + tuple(ROLLOUT_PARAMS),
-        "determinized playouts of the best candidate actions with a greedy playout policy",
-    ),
+    "rollout": _search("searches the decisions that matter: for deals of the hidden cards and "
+                       "events it cannot see, plays its best candidate actions on with planner "
+                       "players and closes each playout with the evaluator"),
+    "oracle": _search("the rollout's search on the true hidden cards and event order: an upper "
+                      "reference that sees what no player sees, never a field's default",
+                      sees_all=1.0),
     # archetypes: the planner with some worths multiplied (its type weights, goal markers)
     "enzyme_focused": _planner(
         "planner that favours Enzymes", w_enzyme=1.6,
@@ -206,7 +253,7 @@ def param_vector(name: str, params: dict[str, float] | None = None,
         values = [float(v) for _, v in sorted(params.items())]
     else:
         spec = builtin(name)
-        base = dict(HEURISTIC_PARAMS) if spec.kernel_id != KERNEL_RANDOM else {}
+        base = HEURISTIC_PARAMS | ROLLOUT_PARAMS if spec.kernel_id != KERNEL_RANDOM else {}
         base.update(spec.defaults_at(players))
         base.update(params)
         values = [float(base[n]) for n in spec.layout]
