@@ -538,8 +538,9 @@ def ladder(
     config: Path = typer.Argument(..., help="Run config whose game the bots play (its fields are not used)."),
     policies: str | None = typer.Option(None, "--policies", help="Policies to rate, comma-separated: "
                                         "built-in names, labelled variants (rollout#b32) or user "
-                                        "policies file.py:function (default: random, greedy, planner "
-                                        "and the archetypes)."),
+                                        "policies file.py:function (default: random, greedy, planner, "
+                                        "the archetypes, the rollout at 2 and 4 playouts (rollout#p2, "
+                                        "rollout) and the oracle, which sees the hidden cards)."),
     param: list[str] | None = typer.Option(None, "--param", help="LABEL.KEY=VALUE, a labelled "
                                            "policy's parameter (rollout#b32.playouts=32); repeatable."),
     games: int | None = typer.Option(None, "--games", "-n", min=100, help="Games per field "

@@ -129,3 +129,39 @@ def test_the_run_report_names_the_fields_rung_from_a_ladder_folder(ladder, tmp_p
     assert "strength the reference (0) against the planner" in summary
     bad = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "x"), "--ladder", str(tmp_path)])
     assert bad.exit_code == 2 and "not a simcell ladder folder" in bad.output and not (tmp_path / "x").exists()
+
+
+def test_the_default_ladder_has_the_search_at_two_budgets_and_labels_the_oracle(tmp_path):
+    """The default rungs reach above the heuristics (the rollout at 2 and 4 playouts, the
+    oracle on top), and wherever the oracle is rated the report says it sees what no player
+    sees; over 2-player duels the search outranks greedy."""
+    from simcell.tools.skill import DEFAULT_PARAMS, DEFAULT_POLICIES
+
+    assert {"rollout#p2", "rollout", "oracle"} <= set(DEFAULT_POLICIES)
+    assert DEFAULT_PARAMS["rollout#p2"]["playouts"] == 2
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG)
+    result = CliRunner().invoke(app, ["ladder", str(config), "--policies", "greedy,oracle", "-n", "300",
+                                      "-p", "2", "--out", str(tmp_path / "out"), "--quiet", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "upper reference" in (tmp_path / "out" / "report.md").read_text()
+    ratings = pd.read_csv(tmp_path / "out" / "tables" / "ladder_ratings.csv").set_index("policy")
+    assert ratings.loc["oracle", "strength"] > ratings.loc["greedy", "strength"]
+
+
+def test_a_run_played_by_the_oracle_says_so_and_a_rollout_run_does_not(tmp_path):
+    """resolved.json names the policies that see the hidden cards, and the report's header
+    labels their figures as an upper reference; the rollout, which deals what it cannot see,
+    is not labelled."""
+    marks = {}
+    for policy in ("oracle", "rollout"):
+        config = tmp_path / f"{policy}.toml"
+        config.write_text(CONFIG.replace("players = 3", "players = 2").replace("games = 1000", "games = 64")
+                          .replace('policy = "planner"', f'policy = "{policy}"'))
+        result = CliRunner().invoke(app, ["run", str(config), "-o", str(tmp_path / policy), "--quiet",
+                                          "--workers", "1"])
+        assert result.exit_code == 0, result.output
+        field = json.loads((tmp_path / policy / "resolved.json").read_text())["fields"][0]
+        marks[policy] = (field.get("sees_hidden"),
+                         "sees the hidden cards" in (tmp_path / policy / "report" / "report.md").read_text())
+    assert marks == {"oracle": (["oracle"], True), "rollout": (None, False)}

@@ -244,6 +244,16 @@ def policy_names(field_policies: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(field_policies))
 
 
+def param_values(name: str, params: dict[str, float] | None = None,
+                 players: int | None = None) -> dict[str, float]:
+    """A built-in policy's parameters by name, in its layout's order: its defaults (at `players`,
+    where they depend on the count) with `params` applied."""
+    spec = builtin(name)
+    base = HEURISTIC_PARAMS | ROLLOUT_PARAMS if spec.kernel_id != KERNEL_RANDOM else {}
+    base = base | spec.defaults_at(players) | (params or {})
+    return {n: float(base[n]) for n in spec.layout}
+
+
 def param_vector(name: str, params: dict[str, float] | None = None,
                  players: int | None = None) -> list[float]:
     """The kernel's parameter row of a policy: its layout's defaults (at `players`, where they
@@ -252,11 +262,7 @@ def param_vector(name: str, params: dict[str, float] | None = None,
     if is_user_policy(name):
         values = [float(v) for _, v in sorted(params.items())]
     else:
-        spec = builtin(name)
-        base = HEURISTIC_PARAMS | ROLLOUT_PARAMS if spec.kernel_id != KERNEL_RANDOM else {}
-        base.update(spec.defaults_at(players))
-        base.update(params)
-        values = [float(base[n]) for n in spec.layout]
+        values = list(param_values(name, params, players).values())
     if len(values) > N_PARAMS:
         raise ValueError(f"policy {name!r} takes at most {N_PARAMS} parameters")
     return values + [0.0] * (N_PARAMS - len(values))

@@ -193,6 +193,10 @@ def build_ladder(folder: Path) -> Path:
         f"of games. Adjacent rungs separate (>) when the stronger finishes above the weaker in at least "
         f"{100 * SEPARATE:.0f}% of their pairs, the interval excluding 50%; ≈ where they do not.")
     sec.text += [f"- {s}" for s in sentences(steps)]
+    if "oracle" in plan["policies"]:
+        sec.text.append("The oracle plays the rollout's search on the true hidden cards and event "
+                        "order, which no player sees: an upper reference for how much the hidden "
+                        "information hides, not a rung a player can reach.")
     sec.figures.append(Figure("ladder", "Strength by policy and player count", _figure(ratings),
                               "Each policy's Plackett–Luce strength (log-odds against the planner) "
                               "with its 95% bootstrap interval, one colour a player count."))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from simcell import __version__
 from simcell.config.load import PolicyField, RunConfig
-from simcell.policies.registry import HEURISTIC_PARAMS, KERNEL_RANDOM, builtin, is_user_policy
+from simcell.policies.registry import is_user_policy, param_values
 from simcell.runner.plan import Segment
 from simcell.vocabulary import RECORD_SCHEMA_VERSION
 
@@ -37,11 +37,7 @@ def _params(field: PolicyField, players: int | None = None) -> dict[str, dict[st
         if is_user_policy(name):
             out[name] = dict(sorted(given.get(name, {}).items()))
             continue
-        spec = builtin(name)
-        values = dict(HEURISTIC_PARAMS) if spec.kernel_id != KERNEL_RANDOM else {}
-        values.update(spec.defaults_at(players))
-        values.update(given.get(name, {}))
-        out[name] = {k: float(values[k]) for k in spec.layout} if spec.layout else {}
+        out[name] = param_values(name, given.get(name, {}), players)
     return out
 
 
@@ -70,6 +66,10 @@ def _field(field: PolicyField, base: Path, counts: list[int]) -> dict:
         out["pool"] = list(field.pool or ())
         out["rotation"] = field.rotation
     out["params"] = _params(field)
+    # the policies that see the hidden cards (the oracle): the report labels what they played
+    sees = [name for name, values in out["params"].items() if values.get("sees_all", 0.0) > 0]
+    if sees:
+        out["sees_hidden"] = sees
     by_players = _params_by_players(field, counts)
     if by_players:
         out["params_by_players"] = by_players

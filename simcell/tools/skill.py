@@ -19,8 +19,11 @@ from simcell.reports.skill import LADDER_FILE, build_ladder
 from simcell.tools import Plays, ToolError
 
 # the built-in rungs, weakest first as designed; "balanced" is the planner at the shared
-# defaults, a rung only where the per-count defaults differ (left to --policies)
-DEFAULT_POLICIES = ("random", "greedy", "planner") + tuple(a for a in ARCHETYPES if a != "balanced")
+# defaults, a rung only where the per-count defaults differ (left to --policies); the rollout at
+# two budgets; the oracle on top, which sees the hidden cards (an upper reference)
+DEFAULT_POLICIES = (("random", "greedy", "planner") + tuple(a for a in ARCHETYPES if a != "balanced")
+                    + (f"rollout{LABEL_MARK}p2", "rollout", "oracle"))
+DEFAULT_PARAMS = {f"rollout{LABEL_MARK}p2": {"playouts": 2.0}}
 LADDER_GAMES = 2_000  # games per field: a pairing's win share within about ±2 pp at 5 players
 _FIELD = Setting("field", ("field",), ())
 _PLAYERS = Setting("run.players", ("run", "players"), ())
@@ -78,6 +81,7 @@ def run_ladder(config: Path, folder: Path, plays: Plays, *, policies: list[str] 
     rc = load_run_config(config)
     chosen = list(policies or DEFAULT_POLICIES)
     _check(chosen)
+    params = {k: v for k, v in DEFAULT_PARAMS.items() if k in chosen} | (params or {})
     base = base_config(config)
     n = games or LADDER_GAMES
     at_seed = seed if seed is not None else rc.seed
@@ -85,7 +89,7 @@ def run_ladder(config: Path, folder: Path, plays: Plays, *, policies: list[str] 
                   "date": datetime.date.today().isoformat(), "runs": []}
     counts = plays.players or rc.players
     for i, p in enumerate(counts, 1):
-        fields = fields_for(chosen, p, params or {})
+        fields = fields_for(chosen, p, params)
         plays.say(f"ladder {i} of {len(counts)}: {p} players, {len(fields)} fields of {n:,} games")
         path = write_variant(config, base, f"{p}p", [(_FIELD, fields), (_PLAYERS, p)], folder)
         root = plays.into(path, folder / "runs" / f"{p}p", n, at_seed, own_players=True)

@@ -40,6 +40,11 @@ def build(run: RunData) -> Section:
         "The shipped card values are a reconstruction (no public source lists the real ones); "
         "findings on them are findings about the reconstruction.",
     ]
+    seeing = sorted({name for f in r["fields"] for name in f.get("sees_hidden", [])})
+    if seeing:
+        sec.text.append(f"**{', '.join(seeing)} sees the hidden cards and the event order**, which "
+                        "no player sees: its figures are an upper reference, not play a player "
+                        "could reach.")
     diffs = card_differences(run)
     if diffs is None:
         sec.text.append("Card values against the shipped set: not recorded in this run directory.")
