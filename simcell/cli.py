@@ -5,6 +5,7 @@ here: progress bars, resume, one-line errors)."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import signal
 import sys
@@ -530,6 +531,44 @@ def exploit(
     from simcell.reports.exploit import exploit_sentences
 
     for line in exploit_sentences(written):
+        typer.echo(line)
+
+
+@app.command()
+def fit(
+    config: Path = typer.Argument(..., help="Run config whose first field's policy is fitted."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: fit-CONFIG)."),
+    rounds: int | None = typer.Option(None, "--rounds", min=1, help="Most rounds per player count (default 8)."),
+    trials: int | None = typer.Option(None, "--trials", min=0, help="Searched deviations a round (default 48)."),
+    deals: int | None = typer.Option(None, "--deals", min=2, help="Deals of the screen (default 2,000; P games each)."),
+    holdout_deals: int | None = typer.Option(None, "--holdout-deals", min=2,
+                                             help="Fresh deals of each confirmed deviation (default 8,000)."),
+    band: float | None = typer.Option(None, "--band", min=0.0, help="Fitted when no deviation gains "
+                                      "more (pp, default 1)."),
+    budget_minutes: float | None = typer.Option(None, "--budget-minutes", min=0.1, help="No new round "
+                                                "at a player count after this long."),
+    seed: int | None = _SEED,
+    players: list[int] | None = _PLAYERS,
+    workers: int | None = _WORKERS,
+    quiet: bool = _QUIET,
+) -> None:
+    """Fit the field's worths by self-play: each round one player deviates from the field
+    (simcell exploit's family and a CMA-ES search over every worth) in every seat, on the same
+    deals; the best, played again on fresh deals, is the field's exploitability; beyond the band
+    the field moves towards it. Writes fitted.toml, which a field plays with
+    fitted = { POLICY = "fitted.toml" }, and a config playing it."""
+    from simcell.reports.fit import FITTED_FILE, fit_sentences
+    from simcell.runner.match import MatchPool
+    from simcell.tools.fit import run_fit
+
+    folder = out or Path(f"fit-{config.stem}")
+    plays = _plays(players=players, workers=workers, dask=None, force=False, quiet=quiet)
+    with MatchPool(workers) as pool:
+        plays = dataclasses.replace(plays, margins=pool.margins)
+        written = _tool(run_fit, config, folder, plays, seed=seed, budget_minutes=budget_minutes,
+                        rounds=rounds, trials=trials, deals=deals, holdout_deals=holdout_deals, band=band)
+    typer.echo(f"fit: {written / FITTED_FILE} (and report.html, fit.json)")
+    for line in fit_sentences(written):
         typer.echo(line)
 
 

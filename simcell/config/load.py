@@ -27,6 +27,7 @@ from simcell.config.data import (
     parse_rules,
 )
 from simcell.config.errors import allowed, nearest
+from simcell.config.fitted import read_fitted
 from simcell.config.model import RULE_KEYS, GameDefinition
 from simcell.config.overrides import apply_overrides
 from simcell.config.tables import Table, read_toml
@@ -53,6 +54,18 @@ class PolicyField:
     pool: tuple[str, ...] | None = None  # rotated through the seats
     rotation: str = "cyclic"
     params: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] = ()
+    # a fitted parameter file's worths: (players, policy name, worths), under `params`
+    params_at: tuple[tuple[int, str, tuple[tuple[str, float], ...]], ...] = ()
+    fitted: tuple[tuple[str, str], ...] = ()  # policy name -> the fitted file it plays
+
+    def params_for(self, players: int | None = None) -> dict[str, dict[str, float]]:
+        """Each policy's given parameters at a player count: a fitted file's worths at that
+        count, with the field's own `params` over them."""
+        out = {name: dict(values) for name, values in self.params}
+        for p, name, values in self.params_at:
+            if p == players:
+                out[name] = dict(values) | out.get(name, {})
+        return out
 
     @property
     def policies(self) -> tuple[str, ...]:
@@ -310,9 +323,34 @@ def _parse_field(t: Table, players: tuple[int, ...], base: Path, game: GameDefin
             values.finish(defaults)
         params.append((pname, tuple(sorted(items.items()))))
     params_table.finish(params_table.keys())
+    params_at, fitted = _fitted(t.table("fitted", {}), used, players, base)
     name = t.take("name", str, kwargs.get("policy") or mode)
-    t.finish(("name", "policy", "seats", "pool", "rotation", "params"))
-    return PolicyField(name=name, params=tuple(params), **kwargs)
+    t.finish(("name", "policy", "seats", "pool", "rotation", "params", "fitted"))
+    return PolicyField(name=name, params=tuple(params), params_at=params_at, fitted=fitted, **kwargs)
+
+
+def _fitted(t: Table, used: set[str], players: tuple[int, ...], base: Path):
+    """A field's `fitted = { POLICY = "FILE" }`: each named policy plays the file's worths at
+    the run's player count (simcell fit writes the file)."""
+    params_at, files = [], []
+    for pname in t.keys():
+        if pname not in used:
+            raise t.error(pname, f"a fitted file for a policy this field does not use; used: "
+                          f"{allowed(sorted(used))}")
+        file = Path(t.take(pname, str))
+        path = file if file.is_absolute() else base / file
+        if not path.is_file():
+            raise t.error(pname, f"fitted file not found: {path}")
+        fit = read_fitted(path)
+        if fit.policy != builtin_name(pname):
+            raise t.error(pname, f"{file} holds worths of {fit.policy!r}, not of {builtin_name(pname)!r}")
+        missing = [p for p in players if p not in fit.params]
+        if missing:
+            raise t.error(pname, f"{file} is fitted at {', '.join(map(str, sorted(fit.params)))} "
+                          f"players; this run also plays {', '.join(map(str, missing))}")
+        params_at += [(p, pname, tuple(sorted(fit.params[p].items()))) for p in players]
+        files.append((pname, str(path)))
+    return tuple(params_at), tuple(files)
 
 
 FAVOUR_CARD = "favour_card"

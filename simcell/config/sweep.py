@@ -114,7 +114,8 @@ def settings_from_config(data: dict, path: Path) -> list[Setting]:
 
 
 def _absolute(data: dict, base: Path) -> dict:
-    """Relative [data] files and user policies ('file.py:function') made absolute from `base`."""
+    """Relative [data] files, user policies ('file.py:function') and fitted files made absolute
+    from `base`."""
     out = dict(data)
     if "data" in out:
         out["data"] = {k: str((base / v).resolve()) if not Path(v).is_absolute() else v
@@ -131,6 +132,9 @@ def _absolute(data: dict, base: Path) -> dict:
         for k in ("policy", "seats", "pool"):
             if k in f:
                 f[k] = [fix(v) for v in f[k]] if isinstance(f[k], list) else fix(f[k])
+        if isinstance(f.get("fitted"), dict):
+            f["fitted"] = {k: str((base / v).resolve()) if isinstance(v, str) and not Path(v).is_absolute()
+                           else v for k, v in f["fitted"].items()}
         fields.append(f)
     if fields:
         out["field"] = fields

@@ -59,13 +59,13 @@ def seating(field: PolicyField, players: int) -> Seating:
     if len(users) > 1:
         raise ValueError(f"field {field.name!r}: at most one user policy per field; found {users}")
     labels = policy_names(tuple(by_player))
-    params = dict(field.params)
+    params = field.params_for(players)
     return Seating(
         policies=labels,
         player_policy=np.array([kernel_id(n) for n in by_player], np.int64),
         player_label=np.array([labels.index(n) for n in by_player], np.int64),
         player_params=np.array(
-            [param_vector(n, dict(params.get(n, ())), players) for n in by_player], np.float64
+            [param_vector(n, params.get(n, {}), players) for n in by_player], np.float64
         ).reshape(players, N_PARAMS),
         seat_orders=orders,
         user_policy=users[0] if users else None,

@@ -31,7 +31,7 @@ def user_policy_source(field: PolicyField, base: Path) -> tuple[str, str] | None
 
 
 def _params(field: PolicyField, players: int | None = None) -> dict[str, dict[str, float]]:
-    given = {name: dict(values) for name, values in field.params}
+    given = field.params_for(players)
     out: dict[str, dict[str, float]] = {}
     for name in dict.fromkeys(field.policies):
         if is_user_policy(name):
@@ -70,6 +70,8 @@ def _field(field: PolicyField, base: Path, counts: list[int]) -> dict:
     sees = [name for name, values in out["params"].items() if values.get("sees_all", 0.0) > 0]
     if sees:
         out["sees_hidden"] = sees
+    if field.fitted:  # the files whose worths it plays (each count's are in params_by_players)
+        out["fitted"] = {name: Path(path).name for name, path in field.fitted}
     by_players = _params_by_players(field, counts)
     if by_players:
         out["params_by_players"] = by_players

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 class ToolError(Exception):
@@ -20,11 +21,15 @@ class Plays:
     own_players=False)` plays the config into the run directory `root` (resuming it if it holds
     that run already, so an interrupted tool replays nothing) and returns it; games and seed None
     mean the config's. `players`, the command's player counts, replace the config's unless
-    own_players. `say` tells the user what comes next."""
+    own_players. `say` tells the user what comes next. `margins(game, players, policy, field,
+    deviant, seed, deals)`, for the tools that measure many small deviations (fit): player 0's
+    margin over the fair share on each deal of a duplicate match on warm workers
+    (runner/match.py), player 0 playing `policy` with the worths `deviant`, the others `field`."""
 
     into: Callable[..., Path]
     say: Callable[[str], None]
     players: tuple[int, ...] | None = None
+    margins: Callable[..., Any] | None = None
 
 
 def holdout_seed(seed: int) -> int:
