@@ -192,15 +192,18 @@ def _play(config: Path, opts, quiet: bool, report: bool = True, measured: list[P
     preload.join()
     if not report:
         return outcome, None
+    return outcome, _report(outcome.root, measured)
+
+
+def _report(root: Path, measured=()) -> Path:
     from simcell.reports.build import build_report
 
     try:
-        folder = build_report(outcome.root, measured=list(measured))
+        return build_report(root, measured=list(measured))
     except KeyboardInterrupt:
         typer.echo(f"\ninterrupted while writing the report; the run is complete: rebuild the "
-                   f"report with simcell report {outcome.root}", err=True)
+                   f"report with simcell report {root}", err=True)
         raise typer.Exit(code=130) from None
-    return outcome, folder
 
 
 def _plays(*, players, workers, dask, force, quiet):
@@ -282,9 +285,13 @@ def run_command(
     ),
     ladder: Path | None = typer.Option(None, "--ladder", help="A simcell ladder folder of this "
                                        "game: the report's summary names the field's rung on it."),
+    rungs: bool = typer.Option(True, "--rungs/--no-rungs", help="Check the headline verdicts "
+                               "under each rung of [report] rungs (default: planner, fitted, "
+                               "rollout) on the run's first deals: the report's verdicts across skill."),
 ) -> None:
     """Play the config's games on every core (or a Dask cluster) into a run directory:
-    resolved config, records and block aggregates as Parquet, run metadata; then summarise.
+    resolved config, records and block aggregates as Parquet, run metadata; then play its first
+    deals again under each rung (the verdicts across skill) and summarise.
     Ctrl-C keeps the finished chunks: continue with --resume DIR."""
     from simcell.runner.run import RunOptions
 
@@ -297,7 +304,13 @@ def run_command(
     opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None, out=out,
                       workers=workers, force=force, resume=resume, dask=dask,
                       chunk_games=chunk_games)
-    outcome, folder = _play(config, opts, quiet, measured=[ladder] if ladder else [])
+    outcome, _ = _play(config, opts, quiet, report=False)
+    if rungs:
+        from simcell.tools.rungs import run_rungs
+
+        plays = _plays(players=players, workers=workers, dask=dask, force=False, quiet=quiet)
+        _tool(run_rungs, config, outcome.root, plays, games=games, seed=seed)
+    folder = _report(outcome.root, [ladder] if ladder else [])
     if not quiet:
         from simcell.reports.summary import summary_text
 

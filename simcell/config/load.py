@@ -28,6 +28,7 @@ from simcell.config.data import (
 )
 from simcell.config.errors import allowed, nearest
 from simcell.config.fitted import read_fitted
+from simcell.config.rungs import RUNGS
 from simcell.config.model import RULE_KEYS, GameDefinition
 from simcell.config.overrides import apply_overrides
 from simcell.config.tables import Table, read_toml
@@ -90,6 +91,9 @@ class ReportSettings:
     calibration: str | None = None
     seat_band_pp: tuple[tuple[int, float], ...] = ()
     exploit: str | None = None  # a folder of simcell exploit, quoted in the summary
+    rungs: tuple[str, ...] = ()  # the fields the headline verdicts are checked under (config/rungs.py)
+    rung_games: int = 0  # games of a heuristic rung per player count (at most the run's)
+    search_rung_games: int = 0  # games of a search rung per player count
 
 
 @dataclass(frozen=True)
@@ -410,10 +414,17 @@ def _parse_report(t: Table, base: Path, players: tuple[int, ...]) -> ReportSetti
     elif t.has("calibration"):
         t.take("calibration", str)  # read (a run may name its calibration) but not needed
     exploit = _exploit_folder(t, base) if t.has("exploit") else None
-    t.finish(("blocks", "bands", "calibration", "exploit"))
+    rungs = t.take_list("rungs", str, defaults.take_list("rungs", str), choices=RUNGS)
+    if len(set(rungs)) != len(rungs):
+        raise t.error("rungs", f"a rung is named twice: {', '.join(rungs)}")
+    rung_games = t.take("rung_games", int, defaults.take("rung_games", int), minimum=1)
+    search_games = t.take("search_rung_games", int, defaults.take("search_rung_games", int), minimum=1)
+    t.finish(("blocks", "bands", "calibration", "exploit", "rungs", "rung_games", "search_rung_games"))
+    defaults.finish()
     left_default = tuple(k for k in default_bands if not bands_t.has(k))
     return ReportSettings(blocks=blocks, bands=tuple(bands.items()), default_bands=left_default,
-                          calibration=calibration, seat_band_pp=by_players, exploit=exploit)
+                          calibration=calibration, seat_band_pp=by_players, exploit=exploit,
+                          rungs=tuple(rungs), rung_games=rung_games, search_rung_games=search_games)
 
 
 def _exploit_folder(t: Table, base: Path) -> str:

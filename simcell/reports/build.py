@@ -18,6 +18,7 @@ from simcell.reports.data import RunData
 from simcell.reports.measured import find as find_measured
 from simcell.reports.render import Report, Section, write_report
 from simcell.reports.sections import (
+    across_skill,
     advice,
     cards,
     header,
@@ -44,6 +45,7 @@ def _type_band(run: RunData) -> float:
 # the report's sections, in reading order after the summary (written last, from their tables)
 SECTIONS: dict[str, Callable[[RunData], Section]] = {
     "verdicts": verdicts.build,
+    "across_skill": across_skill.build,
     "seats": seats.build,
     "cards": lambda run: cards.build(run, _card_band(run), _type_band(run)),
     "sources": sources.build,

@@ -100,7 +100,9 @@ def resolved_config(rc: RunConfig, segments: list[Segment]) -> dict:
         ],
         "fields": [_field(f, base, sorted({s.players for s in segments})) for f in rc.fields],
         "report": {"blocks": rc.report.blocks, "bands": dict(rc.report.bands),
-                   "default_bands": list(rc.report.default_bands)}
+                   "default_bands": list(rc.report.default_bands),
+                   "rungs": list(rc.report.rungs), "rung_games": rc.report.rung_games,
+                   "search_rung_games": rc.report.search_rung_games}
                   | ({"calibration": rc.report.calibration,
                       "seat_band_pp": {str(p): v for p, v in rc.report.seat_band_pp}}
                      if rc.report.seat_band_pp else {})

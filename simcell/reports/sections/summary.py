@@ -12,6 +12,7 @@ import pandas as pd
 from simcell.reports.data import RunData
 from simcell.reports.estimates import interval_text
 from simcell.reports.exploit import exploit_sentences
+from simcell.reports.sections import across_skill
 from simcell.reports.intervals import IN_BAND, OUT_OF_BAND
 from simcell.reports.measured import Measured, atp_worth, probe_gain, rung_sentences, seat_levers, swept_slope
 from simcell.reports.render import Section
@@ -300,6 +301,7 @@ def build(run: RunData, tables: dict[str, pd.DataFrame], bands: dict[str, float]
                               tables.get("card_types", empty))
     played = run_sentence(run)
     sentences = [answer[0].removesuffix(" [Verdicts](#verdicts).") + " " + played] if answer else [played]
+    sentences.append(across_skill.sentence(tables.get(across_skill.TABLE)))
     if measured is not None:  # the field's bot on a measured ladder, when a ladder folder is given
         sentences += rung_sentences(measured, [(s.players, s.field_name, s.policies[0])
                                                for s in run.segments if len(set(s.policies)) == 1])

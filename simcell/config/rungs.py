@@ -1,0 +1,50 @@
+"""The rungs a run's headline verdicts are checked under (`[report] rungs`): each a homogeneous
+field of one built-in policy, or `fitted`, the planner playing the shipped fitted worths
+(simcell/data/fitted.toml, written by `simcell fit` on the shipped game). A verdict that holds
+on every rung describes the game; one that changes from rung to rung describes the bots."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from simcell.policies.registry import BUILTIN_POLICIES, KERNEL_ROLLOUT
+
+FITTED = "fitted"
+RUNGS = tuple(BUILTIN_POLICIES) + (FITTED,)  # random: the floor, where no skill is played
+
+
+def shipped_fitted() -> Path:
+    return Path(str(resources.files("simcell.data").joinpath("fitted.toml")))
+
+
+def is_search(rung: str) -> bool:
+    return rung != FITTED and BUILTIN_POLICIES[rung].kernel_id == KERNEL_ROLLOUT
+
+
+def rung_field(rung: str) -> dict:
+    """The rung as a run config's [[field]] table."""
+    if rung == FITTED:
+        return {"name": FITTED, "policy": "planner", "fitted": {"planner": str(shipped_fitted())}}
+    return {"name": rung, "policy": rung}
+
+
+def missing_counts(rung: str, players) -> list[int]:
+    """The player counts this rung cannot play (the fitted rung: counts the shipped file lacks)."""
+    if rung != FITTED:
+        return []
+    from simcell.config.fitted import read_fitted
+
+    path = shipped_fitted()
+    have = read_fitted(path).params if path.is_file() else {}
+    return [p for p in players if p not in have]
+
+
+def same_as_field(rung: str, field) -> bool:
+    """Whether the run's field already plays this rung (then it is not played twice)."""
+    if field.policy is None or field.params:
+        return False
+    if rung == FITTED:
+        return field.policy == "planner" and {n: Path(p).resolve() for n, p in field.fitted} == {
+            "planner": shipped_fitted().resolve()}
+    return not field.fitted and rung == field.policy

@@ -1,0 +1,88 @@
+"""Verdicts across skill (skill issue): `simcell run` plays the run's first deals again under each
+rung of `[report] rungs`, and the report marks every headline verdict as holding on every rung,
+depending on skill, or inconclusive; a run checked under one field says so."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from simcell.cli import app
+from simcell.config.errors import ConfigError
+from simcell.config.load import load_run_config
+from simcell.reports.intervals import IN_BAND, INCONCLUSIVE
+from simcell.reports.sections.across_skill import HOLDS, SKILL_DEPENDENT, mark, sentence
+
+CONFIG = """
+[run]
+players = 2
+games = {games}
+seed = 11
+
+[[field]]
+name = "planner"
+policy = "planner"
+
+[report]
+{report}
+"""
+
+
+def test_the_mark_of_a_verdict_over_rungs():
+    out = "out of band (+)"
+    assert mark({"planner": out, "rollout": out}) == (HOLDS, "")
+    kind, how = mark({"planner": out, "fitted": INCONCLUSIVE, "rollout": IN_BAND})
+    assert kind == SKILL_DEPENDENT and how == f"{out} under planner; in band under rollout"
+    # a seat far ahead under one rung and far behind under another is not the same verdict
+    assert mark({"planner": out, "rollout": "out of band (−)"})[0] == SKILL_DEPENDENT
+    assert mark({"planner": out, "rollout": INCONCLUSIVE}) == (INCONCLUSIVE, "inconclusive under rollout")
+
+
+def test_rungs_are_checked_like_every_config_key(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text(CONFIG.format(games=100, report='rungs = ["planner", "rollot"]'))
+    with pytest.raises(ConfigError, match="rollot"):
+        load_run_config(path)
+    path.write_text(CONFIG.format(games=100, report='rungs = ["planner", "planner"]'))
+    with pytest.raises(ConfigError, match="named twice"):
+        load_run_config(path)
+    path.write_text(CONFIG.format(games=100, report=""))
+    assert load_run_config(path).report.rungs == ("planner", "fitted", "rollout")
+
+
+def _run(tmp_path, report, *extra):
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG.format(games=6000, report=report))
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, ["run", str(config), "-o", str(out), "--workers", "1", *extra])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_a_verdict_that_depends_on_skill_is_marked_so(tmp_path):
+    """Against random players the first seat has no edge a planner's has (+24 pp at 2 players):
+    its verdict is skill-dependent; the report says so in the summary, with the rung it changes on."""
+    out = _run(tmp_path, 'rungs = ["planner", "random"]\nrung_games = 6000')
+    plan = json.loads((out / "rungs" / "rungs.json").read_text())
+    assert [r["rung"] for r in plan["rungs"]] == ["planner", "random"]
+    assert plan["rungs"][0]["run"] == "."  # the run itself is the planner rung, not played twice
+    assert plan["rungs"][1]["games"] == 6000 and plan["rungs"][1]["seconds"] > 0
+    df = pd.read_csv(out / "report" / "tables" / "across_skill.csv")
+    seats = df[df["figure"].str.startswith("seat")]
+    assert len(seats) == 2 and len(df) == 2 + 7  # every seat and every card type
+    first = seats.iloc[0]
+    assert first["planner_verdict"] == "out of band (+)" and first["across_skill"] == SKILL_DEPENDENT
+    assert "under random" in first["how"]
+    md = (out / "report" / "report.md").read_text()
+    assert "depend on skill" in md and "seat 0 (first player) win share − fair share at 2 players" in md
+
+
+def test_a_run_checked_under_one_field_says_so(tmp_path):
+    out = _run(tmp_path, 'rungs = ["planner", "random"]', "--no-rungs")
+    assert not (out / "rungs").exists()
+    md = (out / "report" / "report.md").read_text()
+    assert "checked under one field, the run's own" in md
+    assert sentence(None).startswith("The verdicts were checked under one field")
