@@ -664,6 +664,9 @@ def tune(
     types: bool | None = typer.Option(None, "--types/--no-types", help="Also step whole card types "
                                       "toward the type band, every card of a type by one whole "
                                       "step (default: [tune] types, else no)."),
+    rungs: str | None = typer.Option(None, "--rungs", help="Further fields every run plays beside the "
+                                     "config's, comma-separated heuristic rungs (planner, fitted, an "
+                                     "archetype): each card steered by its worst field (default: [tune] rungs)."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder (default: tune-CONFIG)."),
     seed: int | None = _SEED,
     players: list[int] | None = _PLAYERS,
@@ -688,7 +691,8 @@ def tune(
         return [x.strip() for x in text.split(",") if x.strip()] if text else None
 
     space = _tool(tune_space, config, split(cards), split(fields), range_, screen_games, rounds, games,
-                  split(board), board_trials, budget_games, budget_minutes, split(rules), types)
+                  split(board), board_trials, budget_games, budget_minutes, split(rules), types,
+                  split(rungs))
     plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
     written = _tool(run_tune, config, folder, plays, space, seed=seed)
     typer.echo(f"tune: {written / 'report.html'} (tuned-cards.toml, tuned.toml; the holdout "

@@ -389,3 +389,37 @@ def test_the_shipped_tuned_set_is_the_shipped_set_with_its_listed_changes():
     assert len(ladders) == 1 and ladders != {tuple(load_default_game().board.starting_atp)}
     assert len({g.rules for g in games}) == 1
     assert games[0].rules.turn_order == "rotate" and games[0].rules.grey_per_player == 3
+
+
+def test_the_objective_is_that_of_the_field_furthest_beyond_the_band():
+    from simcell.reports.tune import objective
+
+    state = pd.DataFrame({"field": ["planner"] * 2 + ["greedy"] * 2, "contrast_pp": [3.0, -1.5, 0.5, 4.0]})
+    assert objective(state, 1.0) == pytest.approx(3.0)  # planner 2 + 0.5; greedy 0 + 3
+    assert objective(state[state["field"] == "planner"], 1.0) == pytest.approx(2.5)
+
+
+def test_tune_over_rungs_plays_every_field_and_reports_each(tmp_path):
+    """`[tune] rungs`: every run of the tune plays a field of each rung beside the config's own, on
+    the same games; a card's step is the one whose worst predicted contrast over the fields is
+    smallest, and the holdout reports each field's verdicts."""
+    config = tmp_path / "c.toml"
+    config.write_text(BASE.format(players=2, games=3000) + '[tune]\nrungs = ["greedy"]\n')
+    assert tune_space(config).rungs == ("greedy",)
+    config.write_text(BASE.format(players=2, games=3000) + '[tune]\nrungs = ["rollout"]\n')
+    with pytest.raises(ConfigError, match="search policy"):
+        tune_space(config)
+    out = tmp_path / "t"
+    config.write_text(BASE.format(players=2, games=3000))
+    result = CliRunner().invoke(app, ["tune", str(config), "--cards", "Amylase", "--screen-games", "2000",
+                                      "--rounds", "1", "--rungs", "greedy", "--out", str(out), "--quiet",
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    for run in list((out / "search").iterdir()) + [out / "compare" / "a", out / "compare" / "b"]:
+        fields = [f["name"] for f in json.loads((run / "resolved.json").read_text())["fields"]]
+        assert fields == ["planner", "greedy"]
+    verdicts = pd.read_csv(out / "tables" / "tune_verdicts.csv")
+    assert sorted(verdicts["field"]) == ["greedy", "planner"]
+    assert (verdicts.filter(like="tuned").sum(axis=1) == 43).all()
+    targets = pd.read_csv(out / "tables" / "tune_targets.csv")
+    assert set(targets["field"].dropna()) == {"greedy", "planner"}

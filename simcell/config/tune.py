@@ -10,6 +10,7 @@ from pathlib import Path
 from simcell.config.errors import ConfigError, allowed, card_type_named, card_type_names, nearest
 from simcell.config.load import load_run_config
 from simcell.config.model import GameDefinition
+from simcell.config.rungs import RUNGS, is_search
 from simcell.config.cardset import write_card_set
 from simcell.config.data import RULE_CHOICES, RULE_LIMITS
 from simcell.config.model import RULE_KEYS, Rules
@@ -60,6 +61,9 @@ class TuneSpace:
     second_pass: bool = True  # the card rounds again under the board and rule values the stage keeps
     targets: Targets = Targets()
     types: bool = False  # also step whole card types toward their gap band (card_type_pp)
+    # further fields every run plays beside the config's first (config/rungs.py): each card's step
+    # is then the one whose worst predicted contrast over every field and count is smallest
+    rungs: tuple[str, ...] = ()
 
 
 def card_fields(card) -> tuple[str, ...]:
@@ -72,7 +76,7 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
                confirm_games: int | None = None, board: list[str] | None = None,
                board_trials: int | None = None, budget_games: int | None = None,
                budget_minutes: float | None = None, rules: list[str] | None = None,
-               types: bool | None = None) -> TuneSpace:
+               types: bool | None = None, rungs: list[str] | None = None) -> TuneSpace:
     """The search space: the config's [tune] table, each flag given replacing its key."""
     rc = load_run_config(config)
     t = Table(read_toml(config), config).table("tune", {})
@@ -98,6 +102,7 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
         second_pass=t.take("second_pass", bool, True),
         targets=_targets(t.table("targets", {})),
         types=types if types is not None else t.take("types", bool, False),
+        rungs=tuple(_rungs(t, rungs if rungs is not None else t.take_list("rungs", str, []))),
     )
     known = board_values(rc.game)
     for key in space.board:
@@ -109,8 +114,23 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
             raise t.error("rules", f"{key!r} is not a rule switch{nearest(key, RULE_KEYS)}; allowed: "
                           f"{allowed(RULE_KEYS)}")
     t.finish(("cards", "fields", "range", "screen_games", "rounds", "confirm_games", "prune", "board",
-              "board_trials", "budget_games", "budget_minutes", "rules", "second_pass", "targets", "types"))
+              "board_trials", "budget_games", "budget_minutes", "rules", "second_pass", "targets", "types",
+              "rungs"))
     return space
+
+
+def _rungs(t: Table, names: list[str]) -> list[str]:
+    """The fields a tune steers over beside the config's own: heuristic rungs (a search rung would
+    play each of the tune's millions of games at a few hundred a second)."""
+    for n in names:
+        if n not in RUNGS:
+            raise t.error("rungs", f"{n!r} is not a rung{nearest(n, RUNGS)}; allowed: {allowed(RUNGS)}")
+        if is_search(n):
+            raise t.error("rungs", f"{n!r} is a search policy: a tune plays millions of games, a search "
+                          "field a few hundred a second; check the tuned set under it with simcell compare")
+    if len(set(names)) != len(names):
+        raise t.error("rungs", f"a rung is named twice: {', '.join(names)}")
+    return names
 
 
 def _targets(t: Table) -> Targets:

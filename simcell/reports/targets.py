@@ -89,8 +89,12 @@ def every_target(plan: dict, cards: tuple[pd.DataFrame, pd.DataFrame], seats: tu
     searched = bool(board["trials"])
     rows = []
     (before, after), (seats_a, seats_b), (opt_a, opt_b) = cards, seats, optional
-    for p in sorted(after["players"].unique()):
-        a, b = before[before["players"] == p], after[after["players"] == p]
+    def fielded(t: pd.DataFrame) -> pd.DataFrame:  # each figure under each field a tune plays
+        return t if "field" in t else t.assign(field="")
+
+    before, after = fielded(before), fielded(after)
+    for (p, f), b in after.groupby(["players", "field"], sort=True):
+        a = before[(before["players"] == p) & (before["field"] == f)]
         out = b[b["verdict"] == OUT_OF_BAND]
         verdict = OUT_OF_BAND if len(out) else (IN_BAND if (b["verdict"] == IN_BAND).all() else INCONCLUSIVE)
         groups: dict[str, list[str]] = {}
@@ -100,10 +104,11 @@ def every_target(plan: dict, cards: tuple[pd.DataFrame, pd.DataFrame], seats: tu
                       else f"not settled in {rounds} round{'s' if rounds != 1 else ''}")
             groups.setdefault(reason, []).append(f"{r.name} {r.contrast_pp:+.2f}")
         why = "; ".join(f"{reason}: {', '.join(names)} pp" for reason, names in groups.items())
-        rows.append({"players": p, "target": f"every card's contrast within ±{band:g} pp",
+        rows.append({"players": p, "field": f, "target": f"every card's contrast within ±{band:g} pp",
                      "original": _count(a), "tuned": _count(b), "verdict": _met(verdict), "why not, best found": why})
-    for p in sorted(types[1]["players"].unique()) if types is not None else []:
-        a, b = (t[t["players"] == p] for t in types)
+    types = None if types is None else (fielded(types[0]), fielded(types[1]))
+    for (p, f), b in types[1].groupby(["players", "field"], sort=True) if types is not None else []:
+        a = types[0][(types[0]["players"] == p) & (types[0]["field"] == f)]
         out = b[b["verdict"] == OUT_OF_BAND]
         verdict = OUT_OF_BAND if len(out) else (IN_BAND if (b["verdict"] == IN_BAND).all() else INCONCLUSIVE)
         why = ""
@@ -112,7 +117,7 @@ def every_target(plan: dict, cards: tuple[pd.DataFrame, pd.DataFrame], seats: tu
             why = (f"not settled in {rounds} round{'s' if rounds != 1 else ''}: {names} pp"
                    if plan["space"].get("types") else
                    f"not searched ([tune] types = true, or --types, steps whole types): {names} pp")
-        rows.append({"players": p, "target": f"every card type's gap against the average card within ±{band_types:g} pp",
+        rows.append({"players": p, "field": f, "target": f"every card type's gap against the average card within ±{band_types:g} pp",
                      "original": _count(a), "tuned": _count(b), "verdict": _met(verdict), "why not, best found": why})
     for (sa, sb) in zip(seats_a, seats_b):
         why = ""
@@ -122,7 +127,7 @@ def every_target(plan: dict, cards: tuple[pd.DataFrame, pd.DataFrame], seats: tu
                    f"{len(board['trials'])} assignments on the search's games"
                    + (f"; the fairest, {fairest:.1f} pp, missed the other targets" if fairest < board["after"] else "")
                    + ")" if searched else "no board value or rule switch in the space ([tune] board, rules)")
-        rows.append({"players": sb["players"], "target": "every seat's win share within the band",
+        rows.append({"players": sb["players"], "field": sb.get("field", ""), "target": "every seat's win share within the band",
                      "original": f"{sa['worst seat']} {sa['distance_pp']:+.1f} pp",
                      "tuned": f"{sb['worst seat']} {sb['distance_pp']:+.1f} pp",
                      "verdict": _met(sb["verdict"]), "why not, best found": why})
@@ -134,8 +139,10 @@ def every_target(plan: dict, cards: tuple[pd.DataFrame, pd.DataFrame], seats: tu
                    if searched and "outside_after" in board
                    else "not searched: card values are tuned for the bands; board values and rule "
                         "switches ([tune] board, rules) search these")
-        rows.append({"players": rb.players, "target": f"{rb.target} within [{rb.range_low:g}, {rb.range_high:g}]",
+        rows.append({"players": rb.players, "field": getattr(rb, "field", ""), "target": f"{rb.target} within [{rb.range_low:g}, {rb.range_high:g}]",
                      "original": interval_text(ra.value, ra.low, ra.high),
                      "tuned": interval_text(rb.value, rb.low, rb.high),
                      "verdict": _met(rb.verdict), "why not, best found": why})
-    return pd.DataFrame(rows).sort_values(["players"], kind="stable").reset_index(drop=True)
+    out = pd.DataFrame(rows).sort_values(["players"], kind="stable").reset_index(drop=True)
+    # the field is named only where a tune played several (a tune over rungs)
+    return out if out["field"].nunique() > 1 else out.drop(columns=["field"])

@@ -54,7 +54,7 @@ def card_state(root: Path) -> pd.DataFrame:
     parts = []
     for seg in run.segments:
         c = segment_cards(run, seg, band)
-        parts.append(c[["players", "name", "type", "contrast_pp", "contrast_pp_low", "contrast_pp_high",
+        parts.append(c[["players", "field", "name", "type", "contrast_pp", "contrast_pp_low", "contrast_pp_high",
                         "contrast_pp_se"]].assign(verdict=card_verdict(c, band)))
     return pd.concat(parts, ignore_index=True)
 
@@ -73,11 +73,15 @@ def effect_changes(root_a: Path, root_b: Path) -> pd.DataFrame:
 def objective(state: pd.DataFrame, band: float, types: pd.DataFrame | None = None,
               band_types: float = 1.0) -> float:
     """The search's objective: the summed distance (pp) of the cards' contrasts beyond the band,
-    and (when the tune steps types) of the types' gaps beyond theirs."""
-    cards = float(np.clip(state["contrast_pp"].abs() - band, 0, None).sum())
-    if types is None:
-        return cards
-    return cards + float(np.clip(types["gap_pp"].abs() - band_types, 0, None).sum())
+    and (when the tune steps types) of the types' gaps beyond theirs; with several fields (a tune
+    over rungs), that of the field furthest beyond."""
+    def one(cards: pd.DataFrame, gaps: pd.DataFrame | None) -> float:
+        out = float(np.clip(cards["contrast_pp"].abs() - band, 0, None).sum())
+        return out if gaps is None else out + float(np.clip(gaps["gap_pp"].abs() - band_types, 0, None).sum())
+
+    fields = state["field"].unique() if "field" in state else [None]
+    return max(one(state if f is None else state[state["field"] == f],
+                   None if types is None or f is None else types[types["field"] == f]) for f in fields)
 
 
 def _counts(state: pd.DataFrame) -> dict:
@@ -101,6 +105,13 @@ def build_tune(folder: Path) -> Path:
         f"{plan['games_played']:,} games in {len(plan['rounds'])} rounds and "
         f"{len(plan['responses'])} response runs, then both sets compared on fresh seeds "
         f"(seed {run_a.seed}, {run_a.meta['games']:,} games): [the comparison](compare/report.html).")
+    if plan["space"].get("rungs"):
+        names = [f["name"] for f in run_a.resolved["fields"]]
+        sec.text.append(f"Every run played {len(names)} fields on the same games ({', '.join(names)}: "
+                        f"the config's and the rungs {', '.join(plan['space']['rungs'])}); each card was "
+                        "stepped by the value whose worst predicted contrast over the fields and player "
+                        "counts is smallest, and the objective is that of the field furthest beyond the "
+                        "band. The holdout gives each field's verdicts.")
     sec.tables.append(Table("tune_changes", "Changes (card, field, from → to)", changes))
     steps = plan.get("type_steps", [])
     if plan["space"].get("types"):
@@ -153,9 +164,9 @@ def build_tune(folder: Path) -> Path:
                                  "card, and steps the cards out of band by the measured response per "
                                  "unit of the field; the games double each round."))
     verdicts = []
-    for p in sorted(before["players"].unique()):
-        b, a = before[before["players"] == p], after[after["players"] == p]
-        verdicts.append({"players": p, **{f"original {k}": v for k, v in _counts(b).items()},
+    for (p, f), b in before.groupby(["players", "field"], sort=True):
+        a = after[(after["players"] == p) & (after["field"] == f)]
+        verdicts.append({"players": p, "field": f, **{f"original {k}": v for k, v in _counts(b).items()},
                          **{f"tuned {k}": v for k, v in _counts(a).items()}})
     hold = Section("holdout", "Confirmed on fresh seeds", figures_first=True)
     seats_a, seats_b = worst_seat(run_a), worst_seat(run_b)
@@ -179,18 +190,25 @@ def build_tune(folder: Path) -> Path:
                                  pd.DataFrame([r | {"set": "original"} for r in seats_a]
                                               + [r | {"set": "tuned"} for r in seats_b]), csv_only=True))
     hold.tables.append(Table("tune_targets", "Every target, original and tuned (holdout)", table))
-    hold.tables.append(Table("tune_verdicts", "Card verdicts, original and tuned (cards)", pd.DataFrame(verdicts)))
+    verdicts = pd.DataFrame(verdicts)
+    hold.tables.append(Table("tune_verdicts", "Card verdicts, original and tuned (cards)"
+                             + (", under each field" if verdicts["field"].nunique() > 1 else ""), verdicts,
+                             verdicts if verdicts["field"].nunique() > 1 else verdicts.drop(columns=["field"])))
     gaps = types_before.merge(types_after, on=["players", "field", "type"], suffixes=("_original", "_tuned"))
     hold.tables.append(Table("tune_types", "Each card type's gap against the average card, original and tuned (pp)",
-                             pd.DataFrame({"players": gaps["players"], "type": gaps["type"],
+                             pd.DataFrame({"players": gaps["players"],
+                                           **({"field": gaps["field"]} if gaps["field"].nunique() > 1 else {}),
+                                           "type": gaps["type"],
                                            "original": _gap_text(gaps, "original"),
                                            "verdict, original": gaps["verdict_original"],
                                            "tuned": _gap_text(gaps, "tuned"),
                                            "verdict, tuned": gaps["verdict_tuned"]})))
-    both = before.merge(after, on=["players", "name", "type"], suffixes=("_original", "_tuned"))
+    both = before.merge(after, on=["players", "field", "name", "type"], suffixes=("_original", "_tuned"))
     hold.tables.append(Table("tune_cards", "Every card, original and tuned", both, csv_only=True))
-    for p, part in both.groupby("players", sort=False):
-        hold.figures.append(Figure(f"tune_{p}p", f"Contrast against its type, original and tuned, {p}p",
+    several = both["field"].nunique() > 1
+    for (p, f), part in both.groupby(["players", "field"], sort=False):
+        tag, name = (f"{p}p · {f}", f"tune_{p}p_{f}") if several else (f"{p}p", f"tune_{p}p")
+        hold.figures.append(Figure(name, f"Contrast against its type, original and tuned, {tag}",
                                    _figure(part, band, set(changes["card"])),
                                    "Each card's contrast (95% intervals) in the original set (grey) and "
                                    "the tuned set (blue; changed cards in bold); green: the band."))

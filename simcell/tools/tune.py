@@ -45,7 +45,8 @@ from simcell.config.sweep import Setting, base_config, config_path, write_varian
 from simcell.config.tune import TUNE_FIELDS, TuneSpace, card_fields, write_tuned
 from simcell.reports.tune import TUNE_FILE, build_tune, card_state, effect_changes, objective, type_state
 from simcell.reports.data import RunData
-from simcell.tools import Plays, holdout_seed
+from simcell.config.rungs import missing_counts, rung_field, same_as_field
+from simcell.tools import Plays, ToolError, holdout_seed
 from simcell.tools.compare import run_compare
 from simcell.tools.tune_board import search_board
 
@@ -61,7 +62,25 @@ def _name(changes: dict[tuple[str, str], int], extra: list = ()) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:10] if changes or extra else "original"
 
 
+def with_rungs(config: Path, space: TuneSpace, folder: Path) -> Path:
+    """The config with a field of each of the tune's rungs beside its first (folder/configs/
+    rungs.toml): every run of the tune, the holdout's too, plays them all on the same games."""
+    rc = load_run_config(config)
+    field = rc.fields[0]
+    missing = {r: missing_counts(r, rc.players) for r in space.rungs}
+    missing = {r: m for r, m in missing.items() if m}
+    if missing:
+        raise ToolError(f"{config}: the rung(s) {', '.join(missing)} cannot play "
+                        f"{', '.join(str(p) for m in missing.values() for p in m)} players "
+                        "(no fitted worths shipped at that count: simcell fit makes them)")
+    base = base_config(config)
+    fields = [base["field"][0]] + [rung_field(r) for r in space.rungs if not same_as_field(r, field)]
+    return write_variant(config, base, "rungs", [(Setting("field", ("field",), ()), fields)], folder)
+
+
 def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed: int | None = None) -> Path:
+    if space.rungs:
+        config = with_rungs(config, space, folder)
     rc = load_run_config(config)
     base = base_config(config)
     band = dict(rc.report.bands)["card_open_hand_pp"]
@@ -268,7 +287,8 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
     plan = {
         "config": str(config), "seed": at_seed, "space": {"cards": list(space.cards), "fields": list(space.fields),
                                                            "range": space.range, "board": list(space.board),
-                                                           "rules": list(space.rules), "types": space.types},
+                                                           "rules": list(space.rules), "types": space.types,
+                                                           "rungs": list(space.rungs)},
         "targets": space.targets.as_dict(),
         "changes": [[c, types[c], f, original[(c, f)], v] for (c, f), v in sorted(final.items())],
         "type_steps": [[t, f, d] for (t, f), d in sorted(shift.items())],
