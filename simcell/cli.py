@@ -368,6 +368,9 @@ def compare(
     dask: str | None = typer.Option(None, "--dask", help="With configs: run on this Dask "
                                     "scheduler (tcp://HOST:8786)."),
     force: bool = typer.Option(False, "--force", help="Replace existing runs and comparison."),
+    rungs: bool = typer.Option(True, "--rungs/--no-rungs", help="With two configs, play each run again "
+                               "under the config's [report] rungs: every seat's and card type's change "
+                               "marked as holding across skill or not."),
     quiet: bool = _QUIET,
 ) -> None:
     """What a change does: B against A, game g against game g, every figure side by side with
@@ -378,7 +381,7 @@ def compare(
     folder = out or default_folder(a, b)
     plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
     written = _tool(run_compare, a, b, folder, plays, games=games, seed=seed, unpaired=unpaired,
-                    calibration=calibration)
+                    calibration=calibration, rungs=rungs)
     from simcell.reports.compare import terminal_summary
 
     typer.echo(terminal_summary(written))

@@ -86,3 +86,37 @@ def test_a_run_checked_under_one_field_says_so(tmp_path):
     md = (out / "report" / "report.md").read_text()
     assert "checked under one field, the run's own" in md
     assert sentence(None).startswith("The verdicts were checked under one field")
+
+
+def test_a_change_is_classed_against_its_band():
+    from simcell.reports.compare_skill import DOWN, UP, change_class
+
+    assert change_class(3.0, 2.0, 4.0, 1.0) == UP and change_class(-3.0, -4.0, -2.0, 1.0) == DOWN
+    assert change_class(0.1, -0.5, 0.7, 1.0) == IN_BAND
+    assert change_class(0.8, -0.2, 1.8, 1.0) == INCONCLUSIVE
+
+
+def test_compare_marks_each_change_across_skill(tmp_path):
+    """Two configs compared with rungs: each run is played again under each rung on the compare's
+    seed, and every seat's and card type's change carries its mark across skill."""
+    a = tmp_path / "a.toml"
+    a.write_text(CONFIG.format(games=3000, report='rungs = ["planner", "random"]'))
+    b = tmp_path / "b.toml"
+    b.write_text(a.read_text() + '\n[overrides.types.detox]\natp = "+2"\n')
+    out = tmp_path / "cmp"
+    result = CliRunner().invoke(app, ["compare", str(a), str(b), "-o", str(out), "--workers", "1", "--quiet"])
+    assert result.exit_code == 0, result.output
+    for side in ("a", "b"):
+        plan = json.loads((out / side / "rungs" / "rungs.json").read_text())
+        assert [r["rung"] for r in plan["rungs"]] == ["planner", "random"]
+    skill = pd.read_csv(out / "tables" / "across_skill.csv")
+    assert len(skill) == 2 + 7 and set(skill["across_skill"]) <= {HOLDS, SKILL_DEPENDENT, INCONCLUSIVE}
+    assert {"planner_class", "random_class"} <= set(skill.columns)
+    types = pd.read_csv(out / "tables" / "types.csv")
+    assert types["across_skill"].notna().all()
+    assert "Across skill (planner, random" in result.output
+    # without rungs the comparison says it was checked under one field
+    out2 = tmp_path / "cmp2"
+    result = CliRunner().invoke(app, ["compare", str(a), str(b), "-o", str(out2), "--workers", "1",
+                                      "--quiet", "--no-rungs"])
+    assert result.exit_code == 0 and "Checked under one field" in result.output

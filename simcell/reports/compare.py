@@ -370,7 +370,7 @@ def atp_column(df: pd.DataFrame, calibration: dict | None, unit_of) -> list[str]
     return out
 
 
-def type_section(types: pd.DataFrame, band: float) -> Section:
+def type_section(types: pd.DataFrame, band: float, marks: list[str] | None = None) -> Section:
     """The card types' gaps against the average card, A and B, and what moved."""
     sec = Section("types", "Card types", figures_first=True)
     mv = types[types["moved"]]
@@ -397,6 +397,9 @@ def type_section(types: pd.DataFrame, band: float) -> Section:
         "B − A (95%)": [interval_text(d, lo, hi, 2, True) for d, lo, hi in
                         zip(types["gap_pp_diff"], types["gap_pp_low"], types["gap_pp_high"])],
         "moved": np.where(types["moved"], "moved", "")})
+    if marks is not None:
+        types = types.assign(across_skill=marks)
+        shown["across skill"] = marks
     sec.tables.append(Table("types", "Card types against the average card, A and B", types, shown))
     return sec
 
@@ -420,11 +423,15 @@ def terminal_summary(folder: Path) -> str:
     lines.append("headline figures moved: " + ("; ".join(
         f"{r.players}p · {r.field} {r.figure} {r.A:.2f} → {r.B:.2f}, B − A {span(r.difference, r.low, r.high)}"
         for r in mv.itertuples()) if len(mv) else "none"))
+    from simcell.reports.compare_skill import sentence
+
+    lines.append(sentence(pd.read_csv(t / "across_skill.csv") if (t / "across_skill.csv").is_file() else None))
     lines.append("card types against the average card, pp (A → B, B − A with its 95% interval):")
     for r in types.itertuples():
         lines.append(f"  {r.players}p · {r.field} {CARD_TYPE_LABELS[r.type]:<25} {r.gap_pp_A:+6.2f} → "
                      f"{r.gap_pp_B:+6.2f}, B − A {span(r.gap_pp_diff, r.gap_pp_low, r.gap_pp_high)}"
-                     + ("  moved" if r.moved else ""))
+                     + ("  moved" if r.moved else "")
+                     + (f"  (across skill: {r.across_skill})" if isinstance(getattr(r, "across_skill", None), str) else ""))
     mc = cards[cards["moved"]]
     lines.append("cards moved: " + ("; ".join(
         f"{r.players}p · {r.field} {r.name} effect B − A "
@@ -466,6 +473,12 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
                            "(the interval wholly outside the band)."))
     head = pd.concat(heads, ignore_index=True)
     head["p_holm"] = holm(head["p_value"].to_numpy())  # one confirmatory family over every segment
+    from simcell.reports.compare_skill import across_skill, marks_for, sentence
+
+    skill = across_skill(Path(root_a), Path(root_b))
+    head_marks = marks_for(skill, head, "figure")
+    if head_marks is not None:
+        head["across_skill"] = head_marks
     corr = pd.DataFrame(corr_rows)
     if pair.paired:
         sec_head.text.append("Correlation of paired results (each player's final HP in A and B), and the "
@@ -476,7 +489,11 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
     sec_head.text.append("Game length (rounds, fixed by the event deck: the same in every game): "
                          + "; ".join(f"{p}p: {ra} in A, {rb} in B" + (" (changed)" if ra != rb else "")
                                      for p, ra, rb in dict.fromkeys(lengths)) + ".")
+    sec_head.text.append(sentence(skill))
     sec_head.tables.append(Table("differences", "Card, board and rule values that differ (A → B)", diffs))
+    if skill is not None:
+        sec_head.tables.append(Table("across_skill", "Each seat's and card type's change under each rung",
+                                     skill, csv_only=True))
     sec_head.tables.append(Table("pairing", "Correlation of paired results", corr, csv_only=True))
     sec = Section("headline", "Headline figures", figures_first=True)
     sec.text.append("Each seat's win share and HP above the table mean, winning HP, margin of victory "
@@ -494,6 +511,8 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
                      "hp" if r["figure"].endswith("table mean") else None)
     if atp is not None:
         shown.insert(shown.columns.get_loc("Holm p"), "in ATP", atp)
+    if head_marks is not None:
+        shown["across skill"] = head_marks
     sec.tables.append(Table("headline", "Headline figures, A and B", head, shown))
     src = pd.concat(sources, ignore_index=True)
     sec.tables.append(Table("hp_by_source", "Mean HP per player by source, A and B", src,
@@ -502,7 +521,9 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
                                 **{"B − A (95%)": [interval_text(d, lo, hi, 3, True) for d, lo, hi in
                                                    zip(src["difference"], src["low"], src["high"])]}),
                             collapsed=True))
-    tsec = type_section(pd.concat(type_rows, ignore_index=True), bands["card_type_pp"])
+    types_all = pd.concat(type_rows, ignore_index=True)
+    tsec = type_section(types_all, bands["card_type_pp"],
+                        marks_for(skill, types_all.assign(figure=types_all["type"] + ": gap"), "figure"))
     allc = pd.concat(card_rows, ignore_index=True)
     csec = Section("cards", "Cards", figures_first=True)
     band = bands["card_open_hand_pp"]

@@ -7,8 +7,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from simcell.config.load import load_run_config
+from simcell.reports.build import build_report
 from simcell.reports.compare import build_compare
 from simcell.tools import Plays, ToolError
+from simcell.tools.rungs import run_rungs
 
 
 def default_folder(a: Path, b: Path) -> Path:
@@ -35,13 +37,20 @@ def _same_players_fields_games(a: Path, b: Path, plays: Plays, games: int | None
 
 def run_compare(a: Path, b: Path, folder: Path, plays: Plays, *, games: int | None = None,
                 seed: int | None = None, unpaired: bool = False,
-                calibration: Path | None = None) -> Path:
-    """The comparison of B against A written into `folder`; returns it."""
+                calibration: Path | None = None, rungs: bool = False) -> Path:
+    """The comparison of B against A written into `folder`; returns it. With `rungs`, two configs'
+    runs are each played again under the config's rungs (the changes across skill)."""
     if a.is_file() != b.is_file():
         raise ToolError("give two run directories or two configs, not one of each")
     if a.is_file():
         _same_players_fields_games(a, b, plays, games)
         shared = seed if seed is not None else load_run_config(a).seed
-        a, b = (plays.into(config, folder / name, games, shared, report=True)
-                for name, config in (("a", a), ("b", b)))
+        roots = []
+        for name, config in (("a", a), ("b", b)):
+            root = plays.into(config, folder / name, games, shared, report=not rungs)
+            if rungs:
+                run_rungs(config, root, plays, games=games, seed=shared)
+                build_report(root)
+            roots.append(root)
+        a, b = roots
     return build_compare(a, b, folder, unpaired=unpaired, calibration=calibration)
