@@ -410,6 +410,9 @@ def sweep(
     holdout: bool = typer.Option(True, "--holdout/--no-holdout", help="Replay the variants either "
                                  "side of a zero crossing on fresh seeds to confirm it."),
     force: bool = typer.Option(False, "--force", help="Replace the sweep's runs."),
+    rungs: bool = typer.Option(True, "--rungs/--no-rungs", help="Play the first and the last variant "
+                               "again under the config's [report] rungs: the change from one to the "
+                               "other marked as holding across skill or not."),
     quiet: bool = _QUIET,
 ) -> None:
     """Vary one value (or a grid) on the same games: one run directory per variant, then
@@ -420,7 +423,7 @@ def sweep(
     folder = out or Path(f"sweep-{config.stem}")
     plays = _plays(players=players, workers=workers, dask=dask, force=force, quiet=quiet)
     written = _tool(run_sweep, config, set_ or [], folder, plays, games=games, seed=seed,
-                    calibration=calibration, holdout=holdout)
+                    calibration=calibration, holdout=holdout, rungs=rungs)
     typer.echo(f"sweep: {written / 'report.html'} (and report.md, tables/*.csv; each variant's "
                f"run directory under {folder / 'runs'}, readable by simcell report)")
 

@@ -120,3 +120,17 @@ def test_compare_marks_each_change_across_skill(tmp_path):
     result = CliRunner().invoke(app, ["compare", str(a), str(b), "-o", str(out2), "--workers", "1",
                                       "--quiet", "--no-rungs"])
     assert result.exit_code == 0 and "Checked under one field" in result.output
+
+
+def test_sweep_marks_its_end_to_end_change_across_skill(tmp_path):
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG.format(games=3000, report='rungs = ["planner", "random"]'))
+    out = tmp_path / "sw"
+    result = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Insulin".hp=2,6', "-o", str(out),
+                                      "--workers", "1", "--quiet", "--no-holdout"])
+    assert result.exit_code == 0, result.output
+    skill = pd.read_csv(out / "tables" / "sweep_across_skill.csv")
+    assert "Insulin: against its type" in set(skill["figure"])
+    insulin = skill.set_index("figure").loc["Insulin: against its type"]
+    assert insulin["planner_difference"] > 0  # 4 HP more: the card is worth more to the planner
+    assert "From the first variant to the last, across skill (planner, random" in (out / "report.md").read_text()

@@ -13,6 +13,7 @@ import pandas as pd
 
 from simcell.reports.compare import (
     _ratio,
+    card_changes,
     card_table,
     difference,
     pairing,
@@ -45,8 +46,9 @@ def _rungs(root) -> dict[str, str]:
     return {r["rung"]: r["run"] for r in json.loads(path.read_text())["rungs"]}
 
 
-def _changes(a: RunData, b: RunData) -> pd.DataFrame:
-    """Every seat's change of win share and each type's change of gap, with its class."""
+def _changes(a: RunData, b: RunData, named: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Every seat's change of win share, each type's change of gap and each `named` card's change
+    of contrast against its type, with its class."""
     pair = pairing(a, b)
     bands = {k: float(v) for k, v in a.resolved["report"]["bands"].items()}
     cards = card_table(a)
@@ -67,10 +69,17 @@ def _changes(a: RunData, b: RunData) -> pd.DataFrame:
             rows.append({"players": p, "figure": f"{r.type}: gap", "difference": r.gap_pp_diff,
                          "low": r.gap_pp_low, "high": r.gap_pp_high,
                          "class": change_class(r.gap_pp_diff, r.gap_pp_low, r.gap_pp_high, bands["card_type_pp"])})
+        if named:
+            c = card_changes(seg_a, sa, sb, pair.paired, cards, bands["card_open_hand_pp"])
+            for r in c[c["name"].isin(named)].itertuples():
+                rows.append({"players": p, "figure": f"{r.name}: against its type", "difference": r.contrast_pp_diff,
+                             "low": r.contrast_pp_low, "high": r.contrast_pp_high,
+                             "class": change_class(r.contrast_pp_diff, r.contrast_pp_low, r.contrast_pp_high,
+                                                   bands["card_open_hand_pp"])})
     return pd.DataFrame(rows)
 
 
-def across_skill(root_a, root_b) -> pd.DataFrame | None:
+def across_skill(root_a, root_b, cards: tuple[str, ...] = ()) -> pd.DataFrame | None:
     """One row per change (players, figure) with each rung's difference and class and the mark,
     or None when A and B were not both played under at least two common rungs."""
     ra, rb = _rungs(root_a), _rungs(root_b)
@@ -81,7 +90,7 @@ def across_skill(root_a, root_b) -> pd.DataFrame | None:
     for r in common:
         a = RunData(root_a if ra[r] == "." else root_a / ra[r])
         b = RunData(root_b if rb[r] == "." else root_b / rb[r])
-        part = _changes(a, b).rename(columns={c: f"{r}_{c}" for c in ("difference", "low", "high", "class")})
+        part = _changes(a, b, tuple(cards)).rename(columns={c: f"{r}_{c}" for c in ("difference", "low", "high", "class")})
         merged = part if merged is None else merged.merge(part, on=["players", "figure"], how="inner")
     marks = [mark({r: row[f"{r}_class"] for r in common}) for _, row in merged.iterrows()]
     merged["across_skill"] = [m for m, _ in marks]

@@ -290,6 +290,19 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
                                                                "effect change, pp (last − first)"]),
                              note=f"Moved: Benjamini–Hochberg q below 0.05 over the cards and the "
                                   f"interval outside ±{band:g} pp."))
+    if len(runs) > 1:
+        from simcell.reports.compare_skill import across_skill, sentence
+
+        skill = across_skill(runs[0].root, runs[-1].root, (sw.card_name,) if sw.card_name else ())
+        head.text.append(f"From the first variant to the last, {sentence(skill)[0].lower()}{sentence(skill)[1:]}")
+        if skill is not None:
+            rungs = [c.removesuffix("_class") for c in skill.columns if c.endswith("_class")]
+            shown_skill = skill[["players", "figure"]].assign(**{
+                r: [f"{interval_text(d, lo, hi, 2, True)} {k}" for d, lo, hi, k in
+                    zip(skill[f"{r}_difference"], skill[f"{r}_low"], skill[f"{r}_high"], skill[f"{r}_class"])]
+                for r in rungs}, **{"across skill": skill["across_skill"]})
+            head.tables.append(Table("sweep_across_skill", "The last variant against the first, under each rung",
+                                     skill, shown_skill))
     title = f"simcell sweep: {' × '.join(s['key'] for s in settings)}"
     write_report(Report(title, [head]), folder)
     return folder

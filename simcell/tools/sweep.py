@@ -11,16 +11,22 @@ from simcell.config.load import load_run_config
 from simcell.config.sweep import variants as sweep_variants
 from simcell.reports.sweep import brackets, build_sweep, write_plan
 from simcell.tools import Plays, holdout_seed
+from simcell.tools.rungs import run_rungs
 
 
 def run_sweep(config: Path, sets: list[str], folder: Path, plays: Plays, *, games: int | None = None,
-              seed: int | None = None, calibration: Path | None = None, holdout: bool = True) -> Path:
+              seed: int | None = None, calibration: Path | None = None, holdout: bool = True,
+              rungs: bool = False) -> Path:
+    """With `rungs`, the first and the last variant are each played again under the config's
+    rungs: the sweep's end-to-end change marked as holding across skill or not."""
     settings, variants = sweep_variants(config, sets, folder)
     plan = []
     for i, v in enumerate(variants):
         plays.say(f"variant {i + 1} of {len(variants)}: {v.name}")
-        plays.into(v.config, folder / "runs" / v.name, games, seed)
+        root = plays.into(v.config, folder / "runs" / v.name, games, seed)
         plan.append({"name": v.name, "values": list(v.values), "run": f"runs/{v.name}"})
+        if rungs and len(variants) > 1 and i in (0, len(variants) - 1):
+            run_rungs(v.config, root, plays, games=games, seed=seed)
     # a swept card type under the name the records use (the key may give the game's name)
     settings_json = [{"key": s.key, "path": list(s.path), "values": list(s.values)}
                      | ({"card_type": card_type_named(s.path[2])} if s.path[:2] == ("overrides", "types") else {})
