@@ -128,3 +128,22 @@ def test_fit_refuses_a_field_it_cannot_fit(tmp_path):
     path.write_text(CONFIG.format(players=2, extra="").replace('policy = "planner"', 'policy = "rollout"'))
     result = CliRunner().invoke(app, ["fit", str(path), "-o", str(tmp_path / "f"), "--workers", "1"])
     assert result.exit_code == 2 and "fit improves a heuristic policy" in result.output
+
+
+def test_the_shipped_fitted_field_is_valid_and_within_a_point_at_every_count():
+    """simcell/data/fitted.toml (simcell fit on the shipped game, the `fitted` rung) holds 2-5
+    players, each fitted to an exploitability at most 1 pp on fresh deals, and configs/fitted-Np.toml
+    play it."""
+    from pathlib import Path
+
+    from simcell.config.rungs import shipped_fitted
+
+    fitted = read_fitted(shipped_fitted())
+    assert fitted.policy == "planner" and sorted(fitted.params) == [2, 3, 4, 5]
+    for p, about in fitted.about.items():
+        assert about["exploitability_pp"] <= 1.0 and about["stopped"] == "fitted"
+        assert sorted(fitted.params[p]) == sorted(fitted_names("planner"))
+        rc = load_run_config(Path(__file__).parents[1] / "configs" / f"fitted-{p}p.toml")
+        row = seating(rc.fields[0], p).player_params[0]
+        names = list(param_values("planner", {}, p))
+        assert row[names.index("goal")] == pytest.approx(fitted.params[p]["goal"])
