@@ -42,6 +42,14 @@ def main(
     ),
 ) -> None:
     """simcell: Monte Carlo game-balance simulator for the board game Cytosis."""
+    if threading.current_thread() is threading.main_thread():
+        # ended by SIGTERM (timeout, a job scheduler, a service manager) as by Ctrl-C: the
+        # workers are ended and what finished is kept, resumable
+        signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 @app.command()
@@ -226,7 +234,7 @@ def _plays(*, players, workers, dask, force, quiet):
         if not quiet:
             typer.echo(text, err=True)
 
-    return Plays(into, say, tuple(players) if players else None)
+    return Plays(into, say, tuple(players) if players else None, workers=workers, dask=dask)
 
 
 # the options every designer tool shares with `simcell run`
@@ -246,8 +254,14 @@ def _tool(run, *args, **kwargs) -> Path:
     from simcell.reports.data import ReportError
     from simcell.tools import ToolError
 
+    from simcell.runner.backends import shared_pool
+    from simcell.tools import Plays
+
+    plays = next((a for a in args if isinstance(a, Plays)), None)
     try:
-        return run(*args, **kwargs)
+        # every run of the tool on one pool of workers, started once (none for a Dask cluster)
+        with shared_pool(plays.workers) if plays is not None and not plays.dask else contextlib.nullcontext():
+            return run(*args, **kwargs)
     except (ConfigError, CompareError, ReportError, ToolError, FileNotFoundError) as exc:
         _fail(str(exc))
         raise  # not reached: _fail exits
@@ -304,12 +318,15 @@ def run_command(
     opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None, out=out,
                       workers=workers, force=force, resume=resume, dask=dask,
                       chunk_games=chunk_games)
-    outcome, _ = _play(config, opts, quiet, report=False)
-    if rungs:
-        from simcell.tools.rungs import run_rungs
+    from simcell.runner.backends import shared_pool
 
-        plays = _plays(players=players, workers=workers, dask=dask, force=False, quiet=quiet)
-        _tool(run_rungs, config, outcome.root, plays, games=games, seed=seed)
+    with shared_pool(workers) if not dask else contextlib.nullcontext():
+        outcome, _ = _play(config, opts, quiet, report=False)
+        if rungs:
+            from simcell.tools.rungs import run_rungs
+
+            plays = _plays(players=players, workers=workers, dask=dask, force=False, quiet=quiet)
+            _tool(run_rungs, config, outcome.root, plays, games=games, seed=seed)
     folder = _report(outcome.root, [ladder] if ladder else [])
     if not quiet:
         from simcell.reports.summary import summary_text

@@ -8,9 +8,13 @@ directory takes them.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import signal
 import socket
+import threading
+import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -45,9 +49,31 @@ class InProcess:
             yield run_chunk(spec)
 
 
-def _ignore_sigint() -> None:
-    # Ctrl-C reaches every process of the terminal's group; the coordinator alone handles it
+def _watch_parent(parent: int) -> None:
+    """End this worker when the process that started it is gone (killed, or crashed before it
+    could end its workers): a worker is reparented then, and would play on for nobody."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def worker_start(parent: int | None = None) -> None:
+    """A local worker's initializer: Ctrl-C reaches every process of the terminal's group and the
+    coordinator alone handles it; the worker ends itself when its coordinator is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent or os.getppid(),), daemon=True).start()
+
+
+def end_pool(pool: ProcessPoolExecutor, wait: bool) -> None:
+    """Shut a pool down; not waiting (interrupted or failed), its queued work is dropped and its
+    workers are ended now."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=wait, cancel_futures=True)
+    if not wait:
+        for p in processes:
+            if p.is_alive():
+                p.terminate()
 
 
 class LocalProcesses:
@@ -61,21 +87,15 @@ class LocalProcesses:
 
     def __enter__(self):
         self.pool = ProcessPoolExecutor(
-            self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_sigint
+            self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=worker_start,
+            initargs=(os.getpid(),),
         )
         return self
 
     def __exit__(self, exc_type, *exc):
         assert self.pool is not None
-        if exc_type is None:
-            self.pool.shutdown(wait=True)
-            return False
         # interrupted or failed: drop queued chunks and stop the workers now
-        processes = list(getattr(self.pool, "_processes", {}).values())
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        for p in processes:
-            if p.is_alive():
-                p.terminate()
+        end_pool(self.pool, wait=exc_type is None)
         return False
 
     def prepare(self, loops: set[int]) -> None:
@@ -201,8 +221,49 @@ class DaskCluster:
                 fut.cancel()
 
 
+class _Borrowed:
+    """A run's use of the command's shared pool (`shared_pool`): entering and leaving it neither
+    starts nor ends the workers; the pool's own context does, once for every run."""
+
+    def __init__(self, pool: LocalProcesses):
+        self.shared = pool
+        self.name, self.workers = pool.name, pool.workers
+
+    def __enter__(self):
+        return self.shared
+
+    def __exit__(self, *exc):
+        return False
+
+
+_SHARED: LocalProcesses | None = None
+
+
+@contextlib.contextmanager
+def shared_pool(workers: int | None):
+    """One pool of local workers for every run a command plays (a designer tool plays dozens of
+    runs, `simcell run` its rungs): the workers start once, warm, instead of once a run. Leaving
+    it, normally or by an exception (Ctrl-C, SIGTERM, a crash), ends them."""
+    global _SHARED
+    n = workers or os.cpu_count() or 1
+    if n <= 1 or _SHARED is not None:
+        yield None
+        return
+    with LocalProcesses(n) as pool:
+        _SHARED = pool
+        try:
+            yield pool
+        finally:
+            _SHARED = None
+
+
 def backend(workers: int, dask: str | None):
-    """The backend for `--workers` / `--dask`."""
+    """The backend for `--workers` / `--dask`: the command's shared pool when it has one of
+    this size."""
     if dask:
         return DaskCluster(dask)
-    return InProcess() if workers <= 1 else LocalProcesses(workers)
+    if workers <= 1:
+        return InProcess()
+    if _SHARED is not None and _SHARED.workers == workers:
+        return _Borrowed(_SHARED)
+    return LocalProcesses(workers)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -18,6 +17,7 @@ import numpy as np
 from simcell.config.load import PolicyField
 from simcell.config.model import GameDefinition
 from simcell.policies.registry import LABEL_MARK, LOOP_POLICIES
+from simcell.runner.backends import end_pool, worker_start
 
 DEVIANT = "dev"  # the label of the deviating player's policy
 
@@ -55,9 +55,8 @@ def stretch_margins(s: Stretch) -> np.ndarray:
     return 100.0 * (share.mean(axis=1) - 1.0 / p)
 
 
-def _worker_start(loops: tuple[int, ...]) -> None:
-    # Ctrl-C reaches every process of the terminal's group; the coordinator alone handles it
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _worker_start(parent: int, loops: tuple[int, ...]) -> None:
+    worker_start(parent)
     from simcell.runner.warm import warm
 
     warm(loops)
@@ -78,16 +77,12 @@ class MatchPool:
         warm(self.loops)  # compiled here once; the workers load it from the cache
         if self.workers > 1:
             self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_worker_start, initargs=(self.loops,))
+                                            initializer=_worker_start, initargs=(os.getpid(), self.loops))
         return self
 
     def __exit__(self, exc_type, *exc) -> bool:
         if self.pool is not None:
-            processes = list(getattr(self.pool, "_processes", {}).values())
-            self.pool.shutdown(wait=exc_type is None, cancel_futures=True)
-            for p in processes:
-                if p.is_alive():
-                    p.terminate()
+            end_pool(self.pool, wait=exc_type is None)
             self.pool = None
         return False
 

@@ -10,7 +10,7 @@ report's paired tables over the blocks both sets have finished (figures.py)."""
 from __future__ import annotations
 
 import multiprocessing
-import signal
+import os
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -23,6 +23,7 @@ from simcell.config.errors import ConfigError, card_type_named
 from simcell.config.load import load_run_config
 from simcell.config.sweep import base_config
 from simcell.policies.registry import game_loop
+from simcell.runner.backends import end_pool, worker_start
 from simcell.studio.blocks import BlockSpec, play_block, warm_worker
 from simcell.studio.edits import Edit, check
 from simcell.studio.figures import paired_figures
@@ -31,8 +32,8 @@ DEFAULT_GAMES = 20_000
 DEFAULT_BLOCK = 1_000  # games a block: 20 blocks at the default games, a first pair within 0.2 s
 
 
-def _init_worker(loops: tuple[int, ...]) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+def _init_worker(parent: int, loops: tuple[int, ...]) -> None:
+    worker_start(parent)  # Ctrl-C is the server's to handle; gone with the server
     warm_worker(loops)
 
 
@@ -144,7 +145,7 @@ class Session:
 
     def _start_workers(self) -> None:
         self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_init_worker, initargs=(self.loops,))
+                                        initializer=_init_worker, initargs=(os.getpid(), self.loops))
         self._feeder = threading.Thread(target=self._feed, name="studio-feeder", daemon=True)
         self._feeder.start()
 
@@ -162,7 +163,7 @@ class Session:
         if self._feeder is not None and self._feeder.is_alive():
             with self.lock:
                 self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                initializer=_init_worker, initargs=(self.loops,))
+                                                initializer=_init_worker, initargs=(os.getpid(), self.loops))
         else:
             self._start_workers()
 
@@ -171,7 +172,7 @@ class Session:
             self.closed = True
             self.lock.notify_all()
         if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+            end_pool(self.pool, wait=False)  # a block in flight is not waited for
 
     def wait_baseline(self, timeout: float = 600) -> bool:
         end = time.perf_counter() + timeout

@@ -30,6 +30,8 @@ class Plays:
     say: Callable[[str], None]
     players: tuple[int, ...] | None = None
     margins: Callable[..., Any] | None = None
+    workers: int | None = None  # local workers of every run (the command's one shared pool)
+    dask: str | None = None
 
 
 def holdout_seed(seed: int) -> int:
