@@ -748,7 +748,13 @@ def studio(
 ) -> None:
     """A local web page to edit card and rule values and see what moves: each edit plays the
     baseline's games in warm workers, and the paired differences, with their intervals, narrow
-    on screen as the games finish."""
+    on screen as the games finish.
+
+    The page is a client of a JSON API a script can use too (docs/studio.md; an example script in
+    docs/examples/studio_what_if.py): GET /api/setup (the editable values), POST /api/edit
+    {"values": {KEY: TEXT}, "changed": KEY} -> {"generation"} or 400 {"key", "message"}, GET
+    /api/results (progress and the paired figures), POST /api/export and /api/compare
+    {"values": {...}}, GET /api/compare/N, GET /files/PATH."""
     import socket
     import webbrowser
 

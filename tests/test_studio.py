@@ -261,3 +261,29 @@ def test_a_baseline_read_from_a_run_directory_pairs_with_its_games(tmp_path):
     other.write_text(CONFIG + '[overrides.cards."Insulin"]\natp = 2\n')
     with pytest.raises(ConfigError, match="another game"):
         Session(other, tmp_path / "out2", baseline=tmp_path / "run")
+
+
+def test_the_documented_example_script_plays_a_what_if(studio):
+    """docs/examples/studio_what_if.py, as a designer would copy it: its what_if against the API
+    (here through the test client) returns the finished paired figures, and a bad value comes back
+    as the config layer's one line."""
+    import importlib.util
+
+    path = Path(__file__).parents[1] / "docs" / "examples" / "studio_what_if.py"
+    spec = importlib.util.spec_from_file_location("studio_what_if", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    _, client, _ = studio
+
+    def get(p):
+        return client.get(p).json()
+
+    def post(p, body):
+        return client.post(p, json=body).json()
+
+    results = example.what_if(get, post, {INSULIN: "2"}, timeout=120, poll=0.05)
+    assert results["done"] and results["figures"]["games"] == 3000
+    lines = example.describe(results)
+    assert lines[1].startswith("Insulin: against its type")
+    with pytest.raises(ValueError, match="Insulin"):
+        example.what_if(get, post, {'cards."Insulinn".atp': "2"})
