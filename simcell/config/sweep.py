@@ -114,8 +114,8 @@ def settings_from_config(data: dict, path: Path) -> list[Setting]:
 
 
 def _absolute(data: dict, base: Path) -> dict:
-    """Relative [data] files, user policies ('file.py:function') and fitted files made absolute
-    from `base`."""
+    """Relative [data] files, user policies ('file.py:function'), fitted files and the folders
+    [report] names made absolute from `base`."""
     out = dict(data)
     if "data" in out:
         out["data"] = {k: str((base / v).resolve()) if not Path(v).is_absolute() else v
@@ -126,6 +126,9 @@ def _absolute(data: dict, base: Path) -> dict:
             return str((base / v.split(":")[0]).resolve()) + ":" + v.split(":", 1)[1]
         return v
 
+    if isinstance(out.get("report"), dict):  # the folders a report names: calibration, exploit
+        out["report"] = {k: str((base / v).resolve()) if k in ("calibration", "exploit") and isinstance(v, str)
+                         and not Path(v).is_absolute() else v for k, v in out["report"].items()}
     fields = []
     for f in out.get("field", []):
         f = dict(f)
