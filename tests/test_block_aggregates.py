@@ -1,4 +1,4 @@
-"""Block aggregates out of the kernel (STATISTICS.md blocks; issue: card-area exposures, card x
+"""Block aggregates out of the kernel (docs/method.md §1; issue: card-area exposures, card x
 round acquired and completed, spot occupancy by round and pick order): checked against a
 recomputation from the referee's log of the same games, and on a hand-built market scenario."""
 

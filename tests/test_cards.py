@@ -1,14 +1,14 @@
 """Card analytics (card issue) on purpose-built card sets, by the within-type contrast, with the
-replicate counts of STATISTICS.md "Tests that can fail"; and the market figures on a hand-built
+replicate counts of docs/method.md §16; and the market figures on a hand-built
 scenario.
 
-Replicates: the slow tests run 40 runs per deck with STATISTICS.md's thresholds. The default run
+Replicates: the slow tests run 40 runs per deck with the thresholds of docs/method.md §16. The default run
 has 10 per deck; its thresholds come from the binomial so that a correct engine fails each check
 with probability below 0.5%:
 - coverage of the nominal 95% within-type intervals, pooled over cards and runs, within the
   0.25% and 99.75% binomial quantiles of n intervals at p = 0.95;
 - planted card first (junk last) with a simultaneous interval excluding 0: at least k of 10,
-  where P(X < k | 10, 0.95) < 0.5% (k = 7; STATISTICS.md asks 38 of 40 of a correct engine);
+  where P(X < k | 10, 0.95) < 0.5% (k = 7; the slow run asks 38 of 40 of a correct engine);
 - clone difference covering 0: at least k of 10 with P(X < k | 10, 0.95) < 0.5% (k = 7).
 """
 
@@ -142,7 +142,7 @@ def check_planted(folder: Path, replicates: int, seeds: int, games: int = GAMES)
         ranked = t[np.isfinite(t["contrast_pp"])].sort_values("contrast_pp", ascending=False)
         top, bottom = ranked.iloc[0], ranked.iloc[-1]
         first += int(top["card"] == PLANTED and top["contrast_sim_low"] > 0)
-        last += int(bottom["card"] == JUNK)  # STATISTICS.md: junk ranks last
+        last += int(bottom["card"] == JUNK)  # docs/method.md: junk ranks last
     return {"first": first, "last": last}
 
 
@@ -343,7 +343,7 @@ def test_bits_by_block_adds_in_a_fixed_order_to_the_last_bit():
     assert cs.bits_by_block(masks, starts)[1] is None
 
 
-# -- type level (STATISTICS.md "Type level") ------------------------------------------------------
+# -- type level (docs/method.md §5) ------------------------------------------------------
 # A uniform deck is no null for types (types differ by design: its Enzymes are about 10 pp below
 # the average card). The null is a deck of one card: every card the first shipped Enzyme under its
 # own id and name, read with the shipped types as labels, so every label's true gap is exactly 0;

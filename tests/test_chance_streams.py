@@ -1,4 +1,4 @@
-"""Chance streams (RULES.md §11): every draw comes from its own keyed stream, so a change to
+"""Chance streams (docs/rules.md §11): every draw comes from its own keyed stream, so a change to
 one card leaves every game in which that card was never visible byte-identical, a no-op
 override changes nothing, and a game is the same game whatever chunk it is played in."""
 

@@ -1,4 +1,4 @@
-"""`simcell compare` calibrated over independent seeds (STATISTICS.md "Tests that can fail"),
+"""`simcell compare` calibrated over independent seeds (docs/method.md §16),
 slow: 40 replicates each.
 
 - A/A: the config against itself on independent seeds (unpaired): at most 5% of the headline

@@ -144,7 +144,7 @@ def test_card_route_tables_give_the_type_by_type_reading() -> None:
     """For every card of the shipped set (all seven types, both Golgi resources), each vesicle
     stage of a hormone or receptor (a card without a vesicle is always at stage 0), and random stocks, completion discounts, completed cards and goal marks: the
     placements still needed, the completion HP and the needs the evaluator works out from the
-    route tables are, to the bit, those of the type-by-type reading of RULES.md's routes."""
+    route tables are, to the bit, those of the type-by-type reading of docs/rules.md's routes."""
     game = load_default_game()
     st, gt = game_in_progress(game, 5, 23, 0, homogeneous("greedy", 5), 40)
     rng = np.random.default_rng(5)

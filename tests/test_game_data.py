@@ -1,4 +1,4 @@
-"""The shipped data files and configs load, hold every [config] value of RULES.md, follow the
+"""The shipped data files and configs load, hold every [config] value of docs/rules.md, follow the
 seed's counts, and the reconstruction is balanced by type (checked, not asserted)."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def test_shipped_card_set_has_the_seeds_counts() -> None:
 
 
 def test_rules_md_config_values_live_in_data() -> None:
-    """Every [config] value of RULES.md, read from the shipped files (not from code)."""
+    """Every [config] value of docs/rules.md, read from the shipped files (not from code)."""
     game = load_default_game()
     b, r = game.board, game.rules
     assert b.supply == (18, 18, 15, 15, 30)
@@ -90,7 +90,7 @@ def test_rules_md_config_values_live_in_data() -> None:
 
 
 def test_rules_md_dotted_names_set_the_same_switches(tmp_path: Path) -> None:
-    """RULES.md names two switches `supply.limited` and `laureates.holder_may_take`; a run
+    """docs/rules.md names two switches `supply.limited` and `laureates.holder_may_take`; a run
     config may use those names or the flat keys, with the same game (and content hash)."""
     head = "[run]\nplayers = 3\ngames = 10\nseed = 1\n[[field]]\npolicy = \"random\"\n[rules]\n"
     dotted, flat = tmp_path / "dotted.toml", tmp_path / "flat.toml"
@@ -121,7 +121,7 @@ def test_reconstruction_is_balanced_by_type() -> None:
 
 
 def test_hp_rises_with_cost_within_each_type() -> None:
-    """RULES.md §4: HP rises with total cost (never falls as placements rise, per type)."""
+    """docs/rules.md §4: HP rises with total cost (never falls as placements rise, per type)."""
     game = load_default_game()
     placements = card_placements(game)
     by_type: dict[str, list[tuple[int, int]]] = {}

@@ -1,4 +1,4 @@
-"""Hand-built scenarios of the numba kernel, one rules example per test (RULES.md §1-§10).
+"""Hand-built scenarios of the numba kernel, one rules example per test (docs/rules.md §1-§10).
 
 Each test starts from a real setup of the shipped game (`scenario`), wiped to a blank table:
 round 1, Phase 1, seat 0 to move and holding the First Player Marker, nobody holding resources,
@@ -156,7 +156,7 @@ def put_vesicle(st, org, idx, owner, origin, load, golgi=NO_GOLGI) -> None:
 
 
 def sync_supply(st, gt) -> None:
-    """Supply = component count - every personal stock - all cargo (RULES.md §10)."""
+    """Supply = component count - every personal stock - all cargo (docs/rules.md §10)."""
     supply = gt.supply.astype(np.int64) - st.stock.sum(axis=0)
     for org in range(3):
         for i in range(gt.budding[org]):

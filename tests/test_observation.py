@@ -1,4 +1,4 @@
-"""The observation (RULES.md §9): what a player may know, and nothing else. Permuting what §9
+"""The observation (docs/rules.md §9): what a player may know, and nothing else. Permuting what §9
 calls hidden (the deck order, the removed and unrevealed events and their order, the cards other
 players kept at setup) never changes it; changing anything public or the observer's own hand
 does."""

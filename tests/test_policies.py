@@ -163,7 +163,7 @@ def test_params_from_the_config_change_play() -> None:
 
 # -- the information boundary ---------------------------------------------------------------
 def hide_differently(st, gt, rng: np.random.Generator) -> None:
-    """Permute what RULES.md §9 hides, keeping every observation fixed: the deck order, the
+    """Permute what docs/rules.md §9 hides, keeping every observation fixed: the deck order, the
     unrevealed and removed events and their order, rivals' kept cards (swapped with deck
     cards) and which Detoxification cards two_player_remove_detox removed (swapped with ones
     in the deck)."""

@@ -1,6 +1,6 @@
 """The referee: self-played games replay cleanly and their records hold the invariants of
 kernel-contract.md; tampered traces are rejected; every rule option is played; hand-built
-scenarios pin down the rules that are easy to get wrong (RULES.md)."""
+scenarios pin down the rules that are easy to get wrong (docs/rules.md)."""
 
 from __future__ import annotations
 

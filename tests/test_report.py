@@ -1,5 +1,5 @@
 """The balance report (reports issue): the interval engine against hand computation and
-calibration (STATISTICS.md "Tests that can fail"), placebo labels, sources that add up, every
+calibration (docs/method.md §16), placebo labels, sources that add up, every
 section and figure in both formats, a self-contained HTML, byte-identical rebuilds, and the
 notebook."""
 
@@ -138,7 +138,7 @@ def _null_shares(rng, games: int, players: int, tie_rate: float) -> np.ndarray:
 @pytest.mark.parametrize("players", [2, 5])
 @pytest.mark.parametrize("tie_rate", [0.0, 0.1])
 def test_seat_equality_test_rejects_five_percent_under_the_null(players, tie_rate):
-    """STATISTICS.md: rejects 5% +- 1.5% at 2 and 5 players over at least 2,000 replicates on a
+    """docs/method.md: rejects 5% +- 1.5% at 2 and 5 players over at least 2,000 replicates on a
     fixed seed (with ties: the Wald test; without: the multinomial goodness of fit)."""
     rng = np.random.default_rng(20261130 + players)
     rejections = 0

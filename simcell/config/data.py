@@ -49,7 +49,7 @@ from simcell.vocabulary import MAX_BATCH_CODE, MAX_BUDDING, MAX_COLLECT_SPOTS
 
 PLAYER_COUNTS = tuple(str(p) for p in range(MIN_PLAYERS, MAX_PLAYERS + 1))
 SPOT_LABELS = "abcdefghijklmnopqrstuvwxyz"
-# RULES.md's dotted names for two switches: a run config's [rules] may write
+# docs/rules.md's dotted names for two switches: a run config's [rules] may write
 # `supply.limited = true` or `laureates.holder_may_take = false` for the flat keys above.
 RULE_DOTTED = {"supply": ("limited",), "laureates": ("holder_may_take",)}
 # Board values a run config's [rules] table may set as rule variants.
@@ -386,7 +386,7 @@ def parse_events(t: Table, board: Board) -> tuple[Event, ...]:
             raise t.error(
                 f"event[{k}].effects",
                 f"event {ev.name!r} has two location_bonus effects at one location or two "
-                "card_discount effects; bonuses never stack (RULES.md §6): merge them into one",
+                "card_discount effects; bonuses never stack (docs/rules.md §6): merge them into one",
             )
     need = max(board.events_set_aside)
     if len(events) < need:

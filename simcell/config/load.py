@@ -167,7 +167,7 @@ def load_game(
 
 
 def _take_dotted_rules(rules_table: Table, key: str, rules_raw: dict, origins: dict) -> None:
-    """[rules] supply.limited / laureates.holder_may_take (RULES.md's names) as the flat keys
+    """[rules] supply.limited / laureates.holder_may_take (docs/rules.md's names) as the flat keys
     supply_limited / laureates_holder_may_take; one switch may not be set both ways."""
     sub = rules_table.table(key)
     for name in sub.keys():

@@ -141,7 +141,7 @@ class Epigenetic:
 
 @dataclass(frozen=True)
 class Rules:
-    """Rule switches (RULES.md [config] values that are not board data)."""
+    """Rule switches (docs/rules.md [config] values that are not board data)."""
 
     epigenetic: bool
     supply_limited: bool
@@ -189,7 +189,7 @@ class GameDefinition:
         raise KeyError(card_id)
 
     def rounds(self, players: int) -> int:
-        """Events in the deck + 1 (RULES.md §2)."""
+        """Events in the deck + 1 (docs/rules.md §2)."""
         return len(self.events) - self.board.events_set_aside[players - MIN_PLAYERS] + 1
 
 

@@ -1,5 +1,5 @@
 """A card's cost in placements: the fewest flask placements that acquire and complete it from
-nothing at the board's best rates, and its HP per placement (STATISTICS.md, card strength).
+nothing at the board's best rates, and its HP per placement (docs/method.md, card strength).
 
 Acquiring is one placement at the cheapest Card Area slot (paying that slot's price in ATP).
 Completing counts the placements of its route (Free Ribosome and Cytoplasm for an Enzyme; ER,

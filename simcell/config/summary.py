@@ -15,7 +15,7 @@ CARD_VALUE_FIELDS = ("type", "atp", "protein", "carb", "lipid", "golgi", "hp", "
 
 
 def count_differences(game: GameDefinition) -> list[str]:
-    """One line per card type whose count differs from the seed's (RULES.md §1)."""
+    """One line per card type whose count differs from the seed's (docs/rules.md §1)."""
     counts = Counter(c.type for c in game.cards)
     return [
         f"{t}: {counts.get(t, 0)} cards (seed: {SEED_CARD_COUNTS[t]})"

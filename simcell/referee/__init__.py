@@ -1,4 +1,4 @@
-"""The referee: a plain-Python, readable implementation of RULES.md that replays a game's trace,
+"""The referee: a plain-Python, readable implementation of docs/rules.md that replays a game's trace,
 checks every action, and recomputes all state and records (kernel-contract.md).
 
 Public API:

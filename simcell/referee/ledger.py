@@ -1,6 +1,6 @@
 """Moving resources: every gain, payment and cargo movement goes through here, so each one is
 booked on its flow row (vocabulary.flow_layout, kernel-contract.md) and cut by a limited supply
-(RULES.md §10) in one place. Also the peak-use measurement."""
+(docs/rules.md §10) in one place. Also the peak-use measurement."""
 
 from __future__ import annotations
 

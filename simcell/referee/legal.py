@@ -1,4 +1,4 @@
-"""The legal actions of the player to move, as sorted action codes (RULES.md §2–§3, and the
+"""The legal actions of the player to move, as sorted action codes (docs/rules.md §2–§3, and the
 "Legal actions" section of kernel-contract.md). Setup decisions are covered too."""
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def max_trade(state: GameState, seat: int) -> int:
 
 def victims(state: GameState, seat: int, organelle: int) -> list[int]:
     """Victim fields (budding index + 1) a vesicle arriving at `organelle` may take: [0] when a
-    budding location is free, else one per rival vesicle there (RULES.md §3 "Displacement")."""
+    budding location is free, else one per rival vesicle there (docs/rules.md §3 "Displacement")."""
     locations = state.budding[organelle]
     if any(v is None for v in locations):
         return [0]

@@ -1,5 +1,5 @@
 """Small facts the rules look up: which completed types a type-or-group name covers, and what a
-player's Epigenetic Modification card changes (RULES.md §5, §7)."""
+player's Epigenetic Modification card changes (docs/rules.md §5, §7)."""
 
 from __future__ import annotations
 

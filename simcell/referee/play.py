@@ -1,4 +1,4 @@
-"""The one game loop: setup, rounds, scoring (RULES.md §1–§2, kernel-contract.md trace order).
+"""The one game loop: setup, rounds, scoring (docs/rules.md §1–§2, kernel-contract.md trace order).
 
 Chance outcomes and choices come from a `Table`: replay reads and checks them from a trace,
 self-play draws them. The loop itself holds no random generator.

@@ -1,4 +1,4 @@
-"""Applying one decision: a setup return or combination, or a Phase 1 action (RULES.md §2–§5,
+"""Applying one decision: a setup return or combination, or a Phase 1 action (docs/rules.md §2–§5,
 §10 order inside an action, kernel-contract.md bookings). Then the turn passes on."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Round structure: starting a Phase 1, and Phase 2 — retrieve flasks, end the round's effects,
 reveal and resolve the event, refresh the Card Area, pass the marker when rotating
-(RULES.md §2, §6, kernel-contract.md trace order 12)."""
+(docs/rules.md §2, §6, kernel-contract.md trace order 12)."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def phase_two(state: GameState, shuffle: Shuffle) -> None:
 
 
 def resolve_event(state: GameState, event_id: int) -> None:
-    """Resolve an event's effects in the order listed (RULES.md §6)."""
+    """Resolve an event's effects in the order listed (docs/rules.md §6)."""
     event = next(e for e in state.game.events if e.id == event_id)
     outcomes = [_resolve_effect(state, effect) for effect in event.effects]
     state.add_log("event", event=event_id, outcomes=outcomes)

@@ -1,4 +1,4 @@
-"""End of game: goal bonuses, then receptor bonuses, then winners and ranks (RULES.md §4, §5, §8)."""
+"""End of game: goal bonuses, then receptor bonuses, then winners and ranks (docs/rules.md §4, §5, §8)."""
 
 from __future__ import annotations
 

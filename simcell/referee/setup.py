@@ -1,4 +1,4 @@
-"""The chance and bookkeeping steps of setup (RULES.md §1, kernel-contract.md trace order 1–11).
+"""The chance and bookkeeping steps of setup (docs/rules.md §1, kernel-contract.md trace order 1–11).
 
 The two setup decisions (returns, combinations) are taken by the game loop in `play.py`
 between these steps. Every shuffle goes through the `shuffle` callable, which returns the new

@@ -1,4 +1,4 @@
-"""The referee's game state: plain dataclasses holding what is on the table (RULES.md §1–§10).
+"""The referee's game state: plain dataclasses holding what is on the table (docs/rules.md §1–§10).
 
 Nothing here knows a rule; the rules modules read and change these fields. Card, event, goal and
 epigenetic cards are named by their ids; resources are indexed in `vocabulary.RESOURCES` order.
@@ -56,7 +56,7 @@ class GameMeta:
 
 @dataclass
 class Vesicle:
-    """A Transport Vesicle disk on a budding location (RULES.md §3 "Vesicles")."""
+    """A Transport Vesicle disk on a budding location (docs/rules.md §3 "Vesicles")."""
 
     owner: int  # seat
     origin: int  # ORG_ROUGH or ORG_SMOOTH: the ER where it was loaded
@@ -76,7 +76,7 @@ class Vesicle:
 
 @dataclass
 class LocationBonus:
-    """An event's location bonus for the round being played (RULES.md §6)."""
+    """An event's location bonus for the round being played (docs/rules.md §6)."""
 
     location: int  # location index in board order
     resource: int
@@ -213,7 +213,7 @@ class GameState:
         return stock + cargo
 
     def supply_left(self, resource: int) -> int:
-        """Limited supply: component count - personal stocks - cargo (RULES.md §10)."""
+        """Limited supply: component count - personal stocks - cargo (docs/rules.md §10)."""
         return self.game.board.supply[resource] - self.held(resource)
 
     def turn_order_from_marker(self) -> list[int]:

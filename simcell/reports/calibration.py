@@ -1,4 +1,4 @@
-"""`simcell calibrate`: the measured ATP equivalent (STATISTICS.md "Designer units"). For each
+"""`simcell calibrate`: the measured ATP equivalent (docs/method.md §13). For each
 player count, what +1 starting ATP for one player is worth in win share (pp) and in HP above
 the table: each seat in turn given one more ATP, on the same games as the config as it is, its
 paired gain averaged over the seats and jackknifed over the shared blocks. calibration.json

@@ -1,4 +1,4 @@
-"""Card analytics (STATISTICS.md "Card strength"): what each card is worth, measured causally.
+"""Card analytics (docs/method.md §4): what each card is worth, measured causally.
 
 - Opening-hand effect (the headline): being dealt a card in the opening hand is random, so the
   within-game difference between the player dealt it and the other players of that game, in win
@@ -24,7 +24,7 @@ from scipy import stats
 
 from simcell.reports.intervals import sidak
 
-ATP_VALUE = {"atp": 1.0, "mrna": 1.0, "lipid": 1.0, "carb": 4.0, "protein": 2.0}  # STATISTICS.md
+ATP_VALUE = {"atp": 1.0, "mrna": 1.0, "lipid": 1.0, "carb": 4.0, "protein": 2.0}  # docs/method.md
 PLACEMENT_ATP = 3.0
 
 
@@ -144,7 +144,7 @@ def card_effects(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray,
 
 @dataclass
 class TypeEffects:
-    """Per card type (STATISTICS.md "Type level"): the mean opening-hand effect of its cards
+    """Per card type (docs/method.md §5): the mean opening-hand effect of its cards
     minus the mean over all cards, with its delete-a-block jackknife."""
 
     types: np.ndarray  # type names, in first-seen order
@@ -239,7 +239,7 @@ def rank_intervals(estimate: np.ndarray, se: np.ndarray, seed: int, draws: int =
 
 
 def atp_value(row: pd.Series) -> float:
-    """A card's cost in ATP by the printed convention (STATISTICS.md): its ATP, Protein,
+    """A card's cost in ATP by the printed convention (docs/method.md): its ATP, Protein,
     Carbohydrate and Lipid, plus its Golgi resource and the ER load it needs (Protein loaded at the
     Rough ER is paid in mRNA; Lipid at the Smooth ER in Lipid)."""
     t = row["type"]

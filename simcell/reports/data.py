@@ -71,7 +71,7 @@ class RunData:
 
     def rounds(self, players: int) -> int:
         """Rounds of every game at this player count: one per event revealed, plus the last
-        (RULES.md §2; fixed by the event deck, so game length is not a random figure)."""
+        (docs/rules.md §2; fixed by the event deck, so game length is not a random figure)."""
         return len(self.game["events"]) - self.game["board"]["events_set_aside"][players - MIN_PLAYERS] + 1
 
     def seat_band(self, players: int) -> float:

@@ -1,4 +1,4 @@
-"""The report's interval engine (STATISTICS.md, "the unit is the game").
+"""The report's interval engine (docs/method.md §1).
 
 - Default, for any statistic of sums (means, ratios, differences, shares): the delete-a-group
   jackknife over the K blocks of a run, t with K - 1 degrees of freedom (`jackknife`,
@@ -183,7 +183,7 @@ def seat_equality(shares: np.ndarray) -> TestResult:
     """Test that every seat has win share 1/n, from per-game win shares (games x seats, ties
     split). Without ties: multinomial goodness of fit on the winner's seat. With ties: Wald
     chi-square (n - 1 df) on the mean share vector with one seat dropped and its empirical
-    covariance (STATISTICS.md; not a contingency test on seats x win/loss)."""
+    covariance (docs/method.md; not a contingency test on seats x win/loss)."""
     s = np.asarray(shares, np.float64)
     games, n = s.shape
     if np.all((s == 0) | (s == 1)):

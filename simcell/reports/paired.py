@@ -1,4 +1,4 @@
-"""Paired differences between two runs (STATISTICS.md "Common random numbers"): run B against
+"""Paired differences between two runs (docs/method.md §8): run B against
 run A on the same games. Game g of a segment is the same deal, seat order and chance streams in
 both runs, and block b holds the same games, so the delete-a-block jackknife of a difference
 B − A, computed block by block on both runs at once, is the interval of per-game paired

@@ -1,4 +1,4 @@
-"""Designer units (STATISTICS.md): a `simcell calibrate` folder's measured ATP equivalent, read
+"""Designer units (docs/method.md): a `simcell calibrate` folder's measured ATP equivalent, read
 by the compare, sweep and probe reports to state an effect as "about x ATP"."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ their blocks, and the work units (chunks) they are cut into.
 
 Games are fixed by index: game g of a segment is the same game whatever the chunk it lands in,
 so the plan's chunk size is an execution detail (records and block aggregates do not depend on
-it). Blocks follow STATISTICS.md ("the unit is the game"): game g belongs to block
+it). Blocks follow docs/method.md §1: game g belongs to block
 floor(u * K / U) of its rotation group u = g // R (R seat orders of the field, U = N / R groups,
 K = min(U, blocks)), so a block holds whole rotation groups, and in duplicate mode whole deals.
 """

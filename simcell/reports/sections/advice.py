@@ -1,5 +1,5 @@
-"""Sample-size advice from the run's own standard errors (STATISTICS.md "Sample size, from the
-run itself"): games needed for a target precision, and the smallest effect this run can detect."""
+"""Sample-size advice from the run's own standard errors (docs/method.md §14): games needed for a
+target precision, and the smallest effect this run can detect."""
 
 from __future__ import annotations
 

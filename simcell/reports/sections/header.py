@@ -1,5 +1,5 @@
 """The report's header and provenance (what was run, on what, by which code), and its notes
-(where the report departs from STATISTICS.md, and why)."""
+(where the report departs from docs/method.md, and why)."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ NOTES = [
     "so that they hold together 95% of the time, not each on its own.",
     "**Verdicts** (an equivalence test): in band when the 90% interval lies inside the band, out of "
     "band when the 95% interval lies wholly outside it, otherwise inconclusive. Bands marked "
-    "'default' are the shipped defaults of STATISTICS.md, not measured ATP equivalents.",
+    "'default' are the shipped defaults (simcell/data/report.toml), not measured ATP equivalents.",
     "**HP above the table**: a seat's final HP minus the mean final HP of the players of the same "
     "game, so that games with high and low scores weigh alike.",
     "**Cards out of band** (43 cards tested at once): a card is flagged only if its "

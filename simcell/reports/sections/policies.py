@@ -1,5 +1,5 @@
 """Policies: the (policy, seat) balance table, HP distributions per policy, and ratings from a
-conditional logit on the winner with policy and seat effects (STATISTICS.md: a pairwise win
+conditional logit on the winner with policy and seat effects (docs/method.md: a pairwise win
 matrix is undefined at more than two players)."""
 
 from __future__ import annotations

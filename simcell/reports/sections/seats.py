@@ -1,4 +1,4 @@
-"""Seat advantage (STATISTICS.md "Seat (first-player) advantage"), per player count and
+"""Seat advantage (docs/method.md §3), per player count and
 homogeneous field: win share per seat with simultaneous intervals, the test of equal seats, HP
 above the table by seat, Laureates retaken by the marker holder, goal HP and grey flasks by seat,
 and the rule settings behind the figure."""
@@ -29,7 +29,7 @@ COLUMNS = ["win_share", "final_hp", "laureates_taken", "laureates_as_holder", "h
 
 
 def seat_name(seat: int) -> str:
-    """How the report names a seat: seat 0 is the first player (RULES.md setup)."""
+    """How the report names a seat: seat 0 is the first player (docs/rules.md §1)."""
     return "seat 0 (first player)" if seat == 0 else f"seat {seat}"
 
 
@@ -232,7 +232,7 @@ def build(run: RunData) -> Section:
     sec.text.append(
         "**Seat 0 is the first player**: it places first in round 1 and holds the First Player "
         "Marker; the others follow in seat order. The marker moves only when a player places at "
-        "Laureates (RULES.md §2), and its holder starts every later round. Starting ATP by seat: "
+        "Laureates (docs/rules.md §2), and its holder starts every later round. Starting ATP by seat: "
         f"{', '.join(str(a) for a in b['starting_atp'])}. Figures come from fields with one "
         "policy in every seat, so a seat's figures reflect the seat, not the bot."
     )

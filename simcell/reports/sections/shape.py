@@ -163,7 +163,7 @@ def build(run: RunData) -> Section:
                               **est_columns("leader_win_share", e)})
         event_rows += _events(seg, sums)
         flow_rows += _flows(run, seg)
-        supply = run.game["board"]["supply"]  # the run's component counts (RULES.md §1)
+        supply = run.game["board"]["supply"]  # the run's component counts (docs/rules.md §1)
         for k, res in enumerate(RESOURCES):
             peak = np.concatenate(sums.peaks[res])
             over = wilson(int((peak > supply[k]).sum()), len(peak))

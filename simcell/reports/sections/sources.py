@@ -47,7 +47,7 @@ def variance_shares(sums: dict[str, np.ndarray]) -> dict[str, object]:
 def build(run: RunData) -> Section:
     sec = Section("sources", "Where the HP come from")
     sec.text.append(
-        "Mean HP per player from each source (RULES.md §8), by seat and by policy, for winners "
+        "Mean HP per player from each source (docs/rules.md §8), by seat and by policy, for winners "
         "(players with a share of the win) and the others; and each source's share of the "
         "differences in final HP between players (its covariance with final HP over the variance "
         "of final HP): the sources that decide games have large shares, whatever their mean. The "
