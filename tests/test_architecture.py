@@ -34,7 +34,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the studio: a session over the runner's games, the reports' paired tables, its web page
     "studio": ("simcell.vocabulary", "simcell.files", "simcell.config", "simcell.policies.registry",
                "simcell.runner", "simcell.reports", "simcell.tools", "simcell.studio"),
-    "cli": ("simcell", "simcell.vocabulary", "simcell.files", "simcell.config", "simcell.kernel",
+    "cli": ("simcell", "simcell.cli", "simcell.vocabulary", "simcell.files", "simcell.config", "simcell.kernel",
             "simcell.policies", "simcell.play", "simcell.referee", "simcell.runner",
             "simcell.reports", "simcell.tools", "simcell.studio"),
     "__main__": ("simcell.cli",),

@@ -1,0 +1,126 @@
+"""The card set, one game's log and the kernel's cache: cards, replay, warm."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from simcell.cli import app
+from simcell.cli.common import _fail, _runner, _warm_kernel
+
+
+@app.command()
+def cards(
+    config: Path | None = typer.Argument(
+        None, help="Run config whose card set to show (default: the shipped set)."
+    ),
+) -> None:
+    """Show the resolved card set with overrides applied, each card's cost in placements and
+    its HP per placement."""
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    from simcell.config.errors import ConfigError
+    from simcell.config.load import load_default_game, load_run_config
+    from simcell.config.summary import card_rows
+
+    try:
+        game = load_run_config(config).game if config is not None else load_default_game()
+    except ConfigError as exc:
+        _fail(str(exc))
+        return
+    shipped = {c.id: c for c in load_default_game().cards}
+    rows = card_rows(game)
+    table = RichTable(title=f"Cell Component cards  (content hash {game.content_hash[:16]})")
+    for col in ("id", "name", "type", "atp", "protein", "carb", "lipid", "golgi", "hp", "bonus",
+                "gain", "placements", "HP/placement"):
+        table.add_column(col, justify="left" if col in ("name", "type", "golgi", "gain") else "right")
+    for row in rows:
+        ref = shipped.get(row["id"])
+
+        def cell(field: str, text: str, ref=ref, row=row) -> str:
+            changed = ref is None or getattr(ref, field) != row[field]
+            return f"[bold yellow]{text}*[/]" if changed else text
+
+        gain = ", ".join(f"{n} {r}" for r, n in zip(("mRNA", "Protein", "Carb", "Lipid", "ATP"),
+                                                     row["gain"]) if n)
+        pl = row["placements"]
+        table.add_row(
+            str(row["id"]), row["name"], row["type"],
+            cell("atp", str(row["atp"])), cell("protein", str(row["protein"])),
+            cell("carb", str(row["carb"])), cell("lipid", str(row["lipid"])),
+            cell("golgi", row["golgi"] or "-"), cell("hp", str(row["hp"])),
+            cell("bonus_per_match", str(row["bonus_per_match"])), cell("gain", gain or "-"),
+            "-" if pl is None else str(pl),
+            "-" if pl is None else f"{row['hp_per_placement']:.2f}",
+        )
+    console = Console(width=max(140, Console().width))
+    console.print(table)
+    console.print("* differs from the shipped set.  placements: fewest flask placements to buy and "
+                  "complete the card from nothing at the board's best rates.")
+
+
+@app.command()
+def replay(
+    config: Path = typer.Argument(..., help="Run config whose game to replay."),
+    game: int = typer.Option(..., "--game", "-g", min=0, help="Game index N (0-based)."),
+    players: int | None = typer.Option(
+        None, "--players", "-p", help="Player count (default: the config's first)."
+    ),
+    field: str | None = typer.Option(None, "--field", help="Policy field (default: the first)."),
+) -> None:
+    """Print a human-readable log of game N, checked action by action by the referee: setup,
+    every turn (who placed where, what they gained, paid and completed), each Phase 2 and the
+    score by source."""
+    from simcell.config.errors import ConfigError
+    from simcell.config.load import load_run_config
+
+    try:
+        rc = load_run_config(config)
+    except ConfigError as exc:
+        _fail(str(exc))
+        return
+    if players is None:
+        players = rc.players[0]
+    elif players not in rc.players:
+        _fail(f"{config}: --players {players}: the run plays {', '.join(map(str, rc.players))}")
+        return
+    chosen = rc.fields[0] if field is None else next((f for f in rc.fields if f.name == field), None)
+    if chosen is None:
+        _fail(f"{config}: --field {field}: no such field; fields: {', '.join(f.name for f in rc.fields)}")
+        return
+    from simcell.policies.user import UserPolicyError
+    from simcell.runner.replay import replay_log
+
+    try:
+        text = replay_log(rc.game, players, rc.seed, game, chosen, base=config.parent)
+    except UserPolicyError as exc:
+        _fail(f"{config}: {exc}")
+        return
+    typer.echo(text, nl=False)
+
+
+@app.command("warm")
+def warm_command(
+    config: Path | None = typer.Argument(
+        None, help="Run config whose game loops to compile (default: every game loop)."),
+) -> None:
+    """Compile the game kernel into the cache ahead of any run (for images and clusters): the
+    game loops a config's fields play, or all three (random, policies, search), and the
+    runner's record sums. Prints what was compiled or loaded, and where the cache is."""
+    from simcell.kernel.jit import cache_base
+    from simcell.runner.run import RunOptions
+    from simcell.runner.warm import LOOP_NAMES
+
+    loops = set(LOOP_NAMES) if config is None else _runner(config, RunOptions()).loops
+    warmed = _warm_kernel(loops, quiet=False)
+    for name, seconds in warmed.seconds.items():
+        how = "compiled" if name in warmed.compiled else "loaded"
+        typer.echo(f"{name:10s} {how} in {seconds:.1f} s")
+    typer.echo(f"cache: {cache_base()}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

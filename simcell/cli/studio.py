@@ -1,0 +1,75 @@
+"""simcell studio: the local page and its HTTP API (docs/studio.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from simcell.cli import app
+from simcell.cli.common import _fail, _plays, _SEED, _WORKERS, _tool
+
+
+@app.command()
+def studio(
+    config: Path = typer.Argument(..., help="Run config whose card set to edit."),
+    port: int = typer.Option(8765, "--port", min=1, max=65535, help="Port to serve on."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (default: this machine "
+                             "only; 0.0.0.0 lets other machines in, with no password)."),
+    open_: bool = typer.Option(False, "--open", help="Open the page in the default browser."),
+    games: int = typer.Option(20_000, "--games", "-n", min=100, help="Games of the baseline and of "
+                              "each edit, on the same seed."),
+    block: int = typer.Option(1_000, "--block", min=10, help="Games a block (the interval's unit; "
+                              "results update as blocks finish)."),
+    field: str | None = typer.Option(None, "--field", help="The config's field to play (default: "
+                                     "its first)."),
+    baseline: Path | None = typer.Option(None, "--baseline", help="A run directory of this config "
+                                         "to pair with (its seed and blocks, its first --games "
+                                         "games; nothing replayed) instead of playing the baseline."),
+    players: int | None = typer.Option(None, "--players", "-p", min=2, max=5, help="Player count "
+                                       "(default: the config's first)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder for edits, exports and "
+                                    "compare reports (default: studio-CONFIG); nothing is written "
+                                    "elsewhere."),
+    seed: int | None = _SEED,
+    workers: int | None = _WORKERS,
+) -> None:
+    """A local web page to edit card and rule values and see what moves: each edit plays the
+    baseline's games in warm workers, and the paired differences, with their intervals, narrow
+    on screen as the games finish.
+
+    The page is a client of a JSON API a script can use too (docs/studio.md; an example script in
+    docs/examples/studio_what_if.py): GET /api/setup (the editable values), POST /api/edit
+    {"values": {KEY: TEXT}, "changed": KEY} -> {"generation"} or 400 {"key", "message"}, GET
+    /api/results (progress and the paired figures), POST /api/export and /api/compare
+    {"values": {...}}, GET /api/compare/N, GET /files/PATH."""
+    import socket
+    import webbrowser
+
+    from simcell.studio.server import serve
+    from simcell.studio.session import Session
+
+    try:
+        with socket.socket() as probe:
+            probe.bind((host, port))
+    except OSError as exc:
+        _fail(f"cannot serve on {host}:{port} ({exc.strerror or exc}): give another --port")
+    folder = out or Path(f"studio-{config.stem}")
+    session = _tool(Session, config, folder, players=players, games=games, seed=seed, block=block,
+                    workers=workers, field_name=field, baseline=baseline)
+    typer.echo(f"studio: loading the kernel in {session.workers} worker(s), then the baseline "
+               f"({session.games:,} games, {session.players} players, field {session.field.name}"
+               f"{f', read from {baseline}' if baseline else ''})", err=True)
+    session.start()
+    plays = _plays(players=None, workers=workers, dask=None, force=False, quiet=True)
+
+    def ready(url: str) -> None:
+        typer.echo(f"studio: {url}  (bound to {host}"
+                   f"{': this machine only' if host in ('127.0.0.1', 'localhost') else ''}; Ctrl-C stops it)")
+        if open_:
+            webbrowser.open(url)
+
+    try:
+        serve(session, plays, host=host, port=port, ready=ready)
+    finally:
+        session.close()
