@@ -7,13 +7,13 @@ and the reports can import it without compiling anything.
 
 from typing import NamedTuple
 
-# Resources, in the index order of every per-resource array (RULES.md §1).
+# Resources, in the index order of every per-resource array (docs/rules.md §1).
 RESOURCES = ("mrna", "protein", "carb", "lipid", "atp")
 MRNA, PROTEIN, CARB, LIPID, ATP = range(5)
 N_RESOURCES = 5
 MACROMOLECULES = ("mrna", "protein", "carb", "lipid")  # discard_down applies to these only
 
-# Cell Component card types (RULES.md §4), in the index order of per-type arrays.
+# Cell Component card types (docs/rules.md §4), in the index order of per-type arrays.
 CARD_TYPES = (
     "enzyme",
     "protein_hormone",
@@ -45,14 +45,14 @@ CARD_TYPE_LABELS = {
 }
 # Completed-card types (goal criteria, receptor bonuses): the first six card types.
 COMPLETED_TYPES = CARD_TYPES[:6]
-# Groups usable wherever a completed type is named (RULES.md §5).
+# Groups usable wherever a completed type is named (docs/rules.md §5).
 TYPE_GROUPS = {
     "hormone": ("protein_hormone", "steroid_hormone"),
     "receptor": ("protein_receptor", "steroid_receptor"),
 }
 TYPE_OR_GROUP = COMPLETED_TYPES + tuple(TYPE_GROUPS)
 
-# The seed's card counts per type (RULES.md §1).
+# The seed's card counts per type (docs/rules.md §1).
 SEED_CARD_COUNTS = {
     "enzyme": 10,
     "protein_hormone": 6,
@@ -79,7 +79,7 @@ MAX_COLLECT_SPOTS = 60
 FIXED_ROWS = 64  # MAX_COLLECT_SPOTS + 3 exhausts, in whole vectors of LEGAL_SLACK
 
 # Where each completable type is completed, and with which vesicle origin.
-# Rough ER cards carry `protein`; Smooth ER cards carry `lipid` (RULES.md §4).
+# Rough ER cards carry `protein`; Smooth ER cards carry `lipid` (docs/rules.md §4).
 ROUGH_ER_TYPES = ("protein_hormone", "protein_receptor", "steroid_receptor")
 SMOOTH_ER_TYPES = ("steroid_hormone",)
 VESICLE_TYPES = ROUGH_ER_TYPES + SMOOTH_ER_TYPES
@@ -101,10 +101,10 @@ CP_PARTNER, CP_PARTNER_BONUS = 6, 7  # a receptor's hormone type and bonus per c
 CP_ORIGIN, CP_ER_LOAD = 8, 9  # a vesicle card's ER (ORG_ROUGH / ORG_SMOOTH) and the load it needs
 N_CARD_PLAN = 10
 
-# Golgi resources a vesicle can carry (RULES.md §3).
+# Golgi resources a vesicle can carry (docs/rules.md §3).
 GOLGI_RESOURCES = ("carb", "lipid")
 
-# Card fields by type (RULES.md §4): the only keys a card row of that type may hold.
+# Card fields by type (docs/rules.md §4): the only keys a card row of that type may hold.
 CARD_FIELDS = {
     "enzyme": ("atp", "protein", "carb", "hp"),
     "protein_hormone": ("atp", "protein", "golgi", "hp"),
@@ -115,7 +115,7 @@ CARD_FIELDS = {
     "additional_resource": ("gain",),
 }
 
-# Location actions (RULES.md §3). `collect` locations have spots with their own costs and
+# Location actions (docs/rules.md §3). `collect` locations have spots with their own costs and
 # gains; every other action belongs to exactly one location of the board.
 LOCATION_ACTIONS = (
     "collect",  # pay the spot's cost, gain its yield (Nucleus, Glucose, Mitochondria, Lipid)
@@ -142,13 +142,13 @@ SINGLE_LOCATION_ACTIONS = LOCATION_ACTIONS[1:]
     LA_DETOX,
     LA_LAUREATES,
 ) = range(10)
-# Actions whose location may carry an epigenetic yield_bonus (RULES.md §7).
+# Actions whose location may carry an epigenetic yield_bonus (docs/rules.md §7).
 YIELD_BONUS_ACTIONS = ("collect", "translate", "protein_synthesis", "steroid_synthesis")
 
 # Vesicle organelles (budding location groups).
 ORGANELLES = ("rough_er", "smooth_er", "golgi")
 
-# Health Point sources (RULES.md §8), in the index order of hp_by_source arrays. The first six
+# Health Point sources (docs/rules.md §8), in the index order of hp_by_source arrays. The first six
 # are the completed types, in COMPLETED_TYPES order.
 HP_SOURCES = (
     "enzyme",
@@ -165,17 +165,17 @@ HP_SOURCES = (
 
 SRC_GOAL_MARKER, SRC_GOAL_BONUS, SRC_RECEPTOR_BONUS, SRC_EVENT = 6, 7, 8, 9
 
-# Event effect vocabulary (RULES.md §6) and hp_if conditions.
+# Event effect vocabulary (docs/rules.md §6) and hp_if conditions.
 EVENT_EFFECTS = ("location_bonus", "all_gain", "card_discount", "discard_down", "hp_if")
 EV_LOCATION_BONUS, EV_ALL_GAIN, EV_CARD_DISCOUNT, EV_DISCARD_DOWN, EV_HP_IF = range(5)
 HP_IF_CONDITIONS = ("stock_at_least", "stock_at_most", "completed_at_least")
 COND_STOCK_AT_LEAST, COND_STOCK_AT_MOST, COND_COMPLETED_AT_LEAST = range(3)
 
-# Goal criteria (RULES.md §5).
+# Goal criteria (docs/rules.md §5).
 GOAL_CRITERIA = ("per_completed", "most_completed", "per_distinct_types", "per_leftover")
 GC_PER_COMPLETED, GC_MOST_COMPLETED, GC_PER_DISTINCT_TYPES, GC_PER_LEFTOVER = range(4)
 
-# Epigenetic Modification effect vocabulary (RULES.md §7).
+# Epigenetic Modification effect vocabulary (docs/rules.md §7).
 EPIGENETIC_EFFECTS = (
     "yield_bonus",
     "cost_discount",
@@ -188,11 +188,11 @@ EPIGENETIC_EFFECTS = (
 TURN_ORDERS = ("marker", "rotate")
 TIE_RULES = ("split",)
 
-# Player counts the game supports (RULES.md §1).
+# Player counts the game supports (docs/rules.md §1).
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 
 # ---------------------------------------------------------------------------------------------
-# Action codes (RULES.md §3 "Action encoding"). One int64 per action, a bit-field:
+# Action codes (docs/rules.md §3 "Action encoding"). One int64 per action, a bit-field:
 #
 #     code = kind << 40 | flask << 36 | target << 28 | p1 << 16 | p2 << 8 | p3
 #
@@ -257,7 +257,7 @@ def decode_action(code: int) -> tuple[int, int, int, int, int, int]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Chance streams (RULES.md §11). A stream is keyed by (master seed, player count, deal, purpose,
+# Chance streams (docs/rules.md §11). A stream is keyed by (master seed, player count, deal, purpose,
 # index); a shuffle orders item ids by item_hash(key, id), ties by id. Purposes:
 # ---------------------------------------------------------------------------------------------
 CHANCE_EVENT_ORDER = 0
@@ -462,7 +462,7 @@ GAME_RECORD = (
     RecordField("detox_removed", "u8", doc="bit set of the Detoxification cards removed at 2 "
                 "players", when="two_player_detox"),
     RecordField("visible_mask", "u8", doc="card-id bit set of the cards visible in the game "
-                "(RULES.md §11): dealt, or ever in the Card Area"),
+                "(docs/rules.md §11): dealt, or ever in the Card Area"),
 )
 
 

@@ -144,3 +144,20 @@ def test_every_kernel_and_policy_function_uses_the_layers_decorators() -> None:
                     bare.append(f"{path.name}:{node.lineno}")
     assert not bare, bare
     assert "max_legal" in GameTables._fields  # the layer's tables are NamedTuples (kernel/ref.py)
+
+
+def test_the_code_hash_ignores_docstrings_and_comments_not_code():
+    """A kernel file's docstring reworded (its references moved into the repository's docs) leaves the numba
+    cache valid; a changed constant does not."""
+    import ast
+
+    from simcell.kernel.jit import _code
+
+    def dump(src: str) -> str:
+        return ast.dump(_code(ast.parse(src)))
+
+    a = '"""Setup (the rules, section 1)."""\ndef f(x):\n    """doc"""\n    return x + 1  # one\n'
+    b = '"""Setup (docs/rules.md §1)."""\ndef f(x):\n    """other doc"""\n    return x + 1\n'
+    c = '"""Setup."""\ndef f(x):\n    return x + 2\n'
+    assert dump(a) == dump(b) != dump(c)
+    assert dump('def g():\n    """only a docstring"""\n') == dump("def g():\n    pass\n")

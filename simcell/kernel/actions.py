@@ -1,5 +1,5 @@
-"""Resolving a Phase 1 action (RULES.md §2-3, §10): pass, exhaust, and a placement at each kind
-of location, in the order of RULES.md §10 (costs, displacement, gain, yield bonus, location
+"""Resolving a Phase 1 action (docs/rules.md §2-3, §10): pass, exhaust, and a placement at each kind
+of location, in the order of docs/rules.md §10 (costs, displacement, gain, yield bonus, location
 bonus, Additional Resource gain)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Chance streams (RULES.md §11): counter-based SplitMix64 hashing of (master seed, player count,
+"""Chance streams (docs/rules.md §11): counter-based SplitMix64 hashing of (master seed, player count,
 deal, purpose, index), keyed shuffles that order item ids by a hash of (key, id), and uniform
 draws. All arithmetic stays in uint64 so that results never depend on threads or machines."""
 

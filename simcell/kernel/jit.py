@@ -41,13 +41,24 @@ def numba_layer_files() -> list[Path]:
     return files + [_PACKAGE / VOCABULARY]
 
 
+def _code(tree: ast.Module) -> ast.Module:
+    """The tree without its docstrings (module, class and function): what they say is not code."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
 def _code_hash() -> str:
     """Hash of the syntax trees of every numba-layer file and the vocabulary: code changes
-    count, comments and formatting do not."""
+    count; comments, docstrings and formatting do not."""
     h = hashlib.sha256()
     for path in numba_layer_files():
         h.update(path.relative_to(_PACKAGE).as_posix().encode())
-        h.update(ast.dump(ast.parse(path.read_text(encoding="utf-8"))).encode())
+        h.update(ast.dump(_code(ast.parse(path.read_text(encoding="utf-8")))).encode())
     return h.hexdigest()
 
 

@@ -1,4 +1,4 @@
-"""Legal actions of the player to move in Phase 1 (RULES.md §2-3, docs/kernel-contract.md),
+"""Legal actions of the player to move in Phase 1 (docs/rules.md §2-3, docs/kernel-contract.md),
 written in ascending code order (the loops run in code order, so no sort) to the workspace's
 list (phase_one_legal) or, in the turn loop, to its stack vector (phase_one_listing's `legal`:
 no State array is stored to while listing, so the rules' loads from the State stay valid).

@@ -1,4 +1,4 @@
-"""What a player may know (RULES.md §9), as one flat int64 vector: the only view of the game a
+"""What a player may know (docs/rules.md §9), as one flat int64 vector: the only view of the game a
 policy is handed. Hidden: the deck order, the removed and unrevealed events and their order,
 the undealt epigenetic cards, and the cards other players kept at setup.
 

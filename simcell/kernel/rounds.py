@@ -1,4 +1,4 @@
-"""Rounds (RULES.md §2): starting a round, passing the turn in Phase 1, Phase 2 (events and the
+"""Rounds (docs/rules.md §2): starting a round, passing the turn in Phase 1, Phase 2 (events and the
 Card Area refresh) and the end of the game."""
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def phase_two(st, gt):
 
 @kernel_jit
 def resolve_event(st, gt, e):
-    """Resolve the effects of event e (data position) in listed order (RULES.md §6)."""
+    """Resolve the effects of event e (data position) in listed order (docs/rules.md §6)."""
     p = gt.players
     holder = st.g[G_MARKER]
     for j in range(gt.ev_first[e], gt.ev_first[e] + gt.ev_count[e]):

@@ -1,4 +1,4 @@
-"""The end of the game (RULES.md §5, §8): goal bonuses, receptor bonuses, win shares and ranks."""
+"""The end of the game (docs/rules.md §5, §8): goal bonuses, receptor bonuses, win shares and ranks."""
 
 from __future__ import annotations
 

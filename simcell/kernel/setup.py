@@ -1,4 +1,4 @@
-"""Setup (RULES.md §1): reset a State, the chance steps of setup, the setup decisions (the card
+"""Setup (docs/rules.md §1): reset a State, the chance steps of setup, the setup decisions (the card
 returned, the starting combination) and the end of setup."""
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def set_deck(st, ordered, n):
 
 @kernel_jit
 def setup_game(st, gt):
-    """Setup steps 1-2 (RULES.md §1): events, goals, the deck, the Card Area, the deal and
+    """Setup steps 1-2 (docs/rules.md §1): events, goals, the deck, the Card Area, the deal and
     the epigenetic cards; then the first `return` decision is due."""
     p = gt.players
     ids = st.scratch

@@ -4,7 +4,7 @@ first-class function (a numba cfunc, policies/user.py), which the cached kernel 
 
 Every policy gets its seat's observation (a View, or for user policies the flat observation
 vector of kernel/observation.py), the legal actions, its parameter row and its own chance
-stream (RULES.md §11: keyed by seat and that seat's decision count)."""
+stream (docs/rules.md §11: keyed by seat and that seat's decision count)."""
 
 from __future__ import annotations
 

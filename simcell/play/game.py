@@ -202,7 +202,7 @@ def seat_game(st, player_policy, player_label, player_params, seat_orders, rotat
 
 @kernel_jit
 def block_of(game, total_games, blocks):
-    """Block of game g of N (STATISTICS.md): floor(g * K / N), fixed by the game index."""
+    """Block of game g of N (docs/method.md): floor(g * K / N), fixed by the game index."""
     return (np.int64(game) * np.int64(blocks)) // np.int64(total_games)
 
 

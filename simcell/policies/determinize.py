@@ -101,7 +101,7 @@ def determinize(st, gt, seat, key, dst):
     dst.g[G_SEED] = np.int64(splitmix64(key ^ SEED_SALT) >> np.uint64(1))
     set_policy_prefix(dst, gt)
     # hidden cards: the deck, rivals' kept cards and the Detoxification cards removed at two
-    # players (RULES.md §1; which ones is hidden, §9), as one set
+    # players (docs/rules.md §1; which ones is hidden, §9), as one set
     pool = dst.scratch
     n = 0
     deck_n = st.g[G_DECK_N]

@@ -1,7 +1,7 @@
 """The worth of a seat's whole position, in Health Points: what the search (play/rollout.py)
 closes a depth-limited playout with. It adds up what the heuristic evaluator credits action by
 action (evaluate.py), so a playout cut short is judged as the playing bots judge their moves:
-the HP scored, the receptor bonuses already earned (scored at the end, RULES.md §8), the stock
+the HP scored, the receptor bonuses already earned (scored at the end, docs/rules.md §8), the stock
 at its worth, each card in hand at the `card` share of its worth (scaled by whether it can still
 be finished) plus the share its vesicle has reached, the expected end bonus of each goal
 marked, and the First Player Marker. Read from the seat's own View of the State it is given."""

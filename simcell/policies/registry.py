@@ -31,7 +31,7 @@ def game_loop(kernel_policies) -> int:
 # vector order. Values are in Health Points: what one unit of each thing is worth to the bot.
 HEURISTIC_PARAMS: dict[str, float] = {
     # worth of one unit of personal stock, whatever the hand (the printed ATP convention of
-    # STATISTICS.md, scaled so that one placement's yield is worth about 0.4 HP)
+    # docs/method.md, scaled so that one placement's yield is worth about 0.4 HP)
     "value_mrna": 0.14,
     "value_protein": 0.28,
     "value_carb": 0.5,

@@ -1,4 +1,4 @@
-"""What a built-in policy may read (RULES.md §9): a `View` of the State that holds references
+"""What a built-in policy may read (docs/rules.md §9): a `View` of the State that holds references
 to the observable arrays only (no copy) and the observer's own hand as a number.
 
 Hidden, and absent from the View: the deck order, the removed and unrevealed events and their
