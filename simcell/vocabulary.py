@@ -368,7 +368,7 @@ def flow_layout(n_locations: int) -> dict[str, int]:
 # ---------------------------------------------------------------------------------------------
 # Records out of the kernel: each field declared once here. The kernel's record columns
 # (kernel/state.PlayerRecords, GameRecords), the structured dtypes of a chunk's records, the
-# Parquet columns of the run directory (runner/records.py) and the README's table of columns
+# Parquet columns of the run directory (runner/records.py) and docs/runs.md's table of columns
 # are all made from these declarations.
 # ---------------------------------------------------------------------------------------------
 class RecordField(NamedTuple):
@@ -389,7 +389,7 @@ class RecordField(NamedTuple):
     when: str | None = None  # "supply_limited", or "two_player_detox" (2 players with the option)
 
 
-# axis -> what its labels are (the Parquet suffixes and the README's description)
+# axis -> what its labels are (the Parquet suffixes and docs/runs.md's description)
 RECORD_AXES = {
     "source": "HP_SOURCES",
     "round": "round 1, 2, ...",

@@ -1,6 +1,6 @@
 """The record fields of simcell/vocabulary.py are the one declaration of the records: the kernel
 writes every element of every field, the run directory's Parquet tables keep their schema
-(a change is a RECORD_SCHEMA_VERSION change: update the digests below with it), and the README's
+(a change is a RECORD_SCHEMA_VERSION change: update the digests below with it), and docs/runs.md's
 table of columns is the one the fields make."""
 
 from __future__ import annotations
@@ -83,11 +83,12 @@ def test_the_parquet_tables_keep_their_schema() -> None:
     assert "detox_removed" in games_table.column_names
 
 
-def test_the_readme_lists_the_record_columns_the_fields_make() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_docs_list_the_record_columns_the_fields_make() -> None:
+    """docs/runs.md's record columns are generated from the record fields (vocabulary)."""
+    page = (ROOT / "docs" / "runs.md").read_text(encoding="utf-8")
     found = re.search(r"<!-- record columns: start -->\n(.*?)<!-- record columns: end -->",
-                      readme, re.S)
-    assert found, "README.md lost its record-columns markers"
+                      page, re.S)
+    assert found, "docs/runs.md lost its record-columns markers"
     assert found.group(1) == columns_markdown(), (
-        "README.md's record columns differ from the record fields: paste the output of "
+        "docs/runs.md's record columns differ from the record fields: paste the output of "
         "`python -m simcell.runner.records` between the markers")

@@ -39,6 +39,8 @@ def test_every_reference_points_inside_the_repository():
 
     bad = []
     for path in _shipped():
+        if path.resolve() == Path(__file__).resolve():
+            continue  # this test's own patterns
         text = path.read_text(encoding="utf-8", errors="replace")
         for m in re.finditer(r"[\w./-]*\.md\b", text):
             if m.group(0) not in WRITTEN and not inside(m.group(0), path):

@@ -383,7 +383,7 @@ def test_report_preload_starts_after_the_first_chunk_and_not_with_dask(monkeypat
     """`simcell run` imports the report's modules beside the workers once the first chunk is
     in (the run's own imports are done by then); never with a Dask cluster; the bar still sees
     every update."""
-    from simcell import cli
+    from simcell.cli import common as cli
 
     loads = []
     monkeypatch.setattr(cli._ReportPreload, "_load", staticmethod(lambda: loads.append(1)))

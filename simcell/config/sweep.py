@@ -204,7 +204,7 @@ def variants(config: Path, sets: list[str], folder: Path) -> tuple[list[Setting]
 
 def seat_causes(config: Path) -> list[tuple[str, list[tuple[Setting, Any]]]]:
     """`simcell seats`: the config as it is, then each cause of seat advantage switched off alone,
-    then all together (README "Keys a designer reaches for", the seat levers)."""
+    then all together (docs/config.md "Keys a designer reaches for", the seat levers)."""
     ladder = list(load_run_config(config).game.board.starting_atp)
     flat = [round(sum(ladder) / len(ladder))] * len(ladder)
     causes = [

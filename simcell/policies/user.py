@@ -3,7 +3,7 @@
 handed to the cached kernel, which calls it by pointer (so the kernel never recompiles; the user
 function compiles on each run, in about a second).
 
-The signature (README, "Your own policy"):
+The signature (docs/policies.md, "Your own policy"):
 
     def my_policy(obs, legal, n_legal, params, key) -> int
 
@@ -77,7 +77,7 @@ def _load_function(spec: str, base: Path):
     if len(params) != len(PARAMETERS):
         raise UserPolicyError(
             f"user policy {spec!r}: takes ({', '.join(params)}) but a policy takes exactly "
-            f"({', '.join(PARAMETERS)}); see the README, 'Your own policy'"
+            f"({', '.join(PARAMETERS)}); see docs/policies.md, 'Your own policy'"
         )
     return fn
 

@@ -1,5 +1,5 @@
 """The run directory's record tables, made from the record fields of simcell/vocabulary.py
-(PLAYER_RECORD, GAME_RECORD): the kernel's record columns to Arrow tables, the README's table of
+(PLAYER_RECORD, GAME_RECORD): the kernel's record columns to Arrow tables, docs/runs.md's table of
 their columns, and the block aggregates the runner adds to the kernel's own (per-seat figures
 and personal-stock flows).
 
@@ -7,7 +7,7 @@ The run metadata carries vocabulary.RECORD_SCHEMA_VERSION. The per-player person
 (80% of a record's bytes) are not written per player: the `flows` block aggregate sums them by
 (block, policy, seat, flow row, resource), which is what the flow balances of the report read.
 
-    python -m simcell.runner.records   # prints the README's table of record columns
+    python -m simcell.runner.records   # prints docs/runs.md's table of record columns
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def game_table(gr: GameRecords, game: GameDefinition, players: int, n_games: int
 
 
 def columns_markdown() -> str:
-    """The README's table of the record tables' columns, from the record fields."""
+    """docs/runs.md's table of the record tables' columns, from the record fields."""
     lines = []
     for table, fields in (("players", PLAYER_RECORD), ("games", GAME_RECORD)):
         lines += [f"| `{table}` column | type | holds |", "|---|---|---|"]

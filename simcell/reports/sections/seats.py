@@ -148,7 +148,7 @@ def main_source(f: SeatFigures, seat: int) -> tuple[str, Estimate]:
                key=lambda x: x[1].value if np.isfinite(x[1].value) else -np.inf)
 
 
-# the config keys that move seat advantage (README "Keys a designer reaches for"), read from
+# the config keys that move seat advantage (docs/config.md "Keys a designer reaches for"), read from
 # the run's resolved game
 def levers(run: RunData) -> pd.DataFrame:
     r, b = run.game["rules"], run.game["board"]
@@ -321,7 +321,7 @@ def build(run: RunData) -> Section:
                             csv_only=True))
     sec.tables.append(Table("seat_levers", "Levers: the config keys that move seat advantage",
                             levers(run), note="Set them in a run config's `[rules]` or "
-                                              "`[overrides.board.goals]` table (README, Keys a "
+                                              "`[overrides.board.goals]` table (docs/config.md, Keys a "
                                               "designer reaches for)."))
     tests = pd.DataFrame([{"players": f.seg.players, "field": f.seg.field_name,
                            "test": f.test.name, "statistic": round(f.test.statistic, 3),
