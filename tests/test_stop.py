@@ -83,7 +83,7 @@ def _stop(proc: subprocess.Popen, how: str) -> None:
 
 
 def _gone(kids: list[int]) -> bool:
-    end = time.time() + 10  # a worker whose coordinator is gone notices within a second or two
+    end = time.time() + 30  # a worker whose coordinator is gone notices within a second or two (more on a loaded machine)
     while time.time() < end:
         if not _alive(kids):
             return True
