@@ -54,6 +54,13 @@ def _alive(pids: list[int]) -> list[int]:
     return out
 
 
+def _spawned(pid: int) -> bool:
+    try:
+        return b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
 def _start(args: list[str], tmp_path: Path, workers_at_least: int = 2) -> tuple[subprocess.Popen, list[int]]:
     """Start a simcell command and wait until its worker processes are up and playing."""
     proc = subprocess.Popen([sys.executable, "-m", "simcell", *args], cwd=tmp_path,
@@ -61,9 +68,9 @@ def _start(args: list[str], tmp_path: Path, workers_at_least: int = 2) -> tuple[
     end = time.time() + 180
     kids: list[int] = []
     while time.time() < end:
-        # the workers: children that are python processes started by multiprocessing
-        kids = [k for k in _children(proc.pid)
-                if b"multiprocessing" in Path(f"/proc/{k}/cmdline").read_bytes()] if proc.poll() is None else []
+        # the workers: children spawned by multiprocessing (not its resource tracker), which a
+        # run starts only once its kernel is loaded and it submits its first chunk
+        kids = [k for k in _children(proc.pid) if _spawned(k)] if proc.poll() is None else []
         if len(kids) >= workers_at_least:
             time.sleep(3)  # playing, not only starting
             return proc, kids
