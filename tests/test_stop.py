@@ -139,3 +139,39 @@ def test_the_studio_ends_its_workers(tmp_path, how):
     finally:
         for k in _alive(kids):
             os.kill(k, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "kill"])
+def test_a_run_on_a_dask_cluster_leaves_no_work_there(tmp_path, how):
+    """On a Dask cluster the workers are the cluster's, not the command's: ended, the command
+    leaves them idle (its chunks cancelled, none queued) and the cluster up."""
+    distributed = pytest.importorskip("distributed")
+    (tmp_path / "c.toml").write_text(CONFIG)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+
+        def tasks() -> int:
+            return client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+
+        proc = subprocess.Popen([sys.executable, "-m", "simcell", "run", "c.toml", "-o", "out", "-q",
+                                 "--dask", cluster.scheduler_address, "--chunk-games", "2000"],
+                                cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        end = time.time() + 180
+        while time.time() < end and not any((tmp_path / "out").rglob("*.parquet")):
+            if proc.poll() is not None:
+                pytest.fail(f"simcell run --dask ended early: {proc.stderr.read().decode()[-2000:]}")
+            time.sleep(0.2)  # the workers load the kernel first, then play
+        assert any((tmp_path / "out").rglob("*.parquet")), "no chunk came back from the cluster in 180 s"
+        time.sleep(1)
+        assert tasks() > 0  # chunks in flight on the cluster
+        _stop(proc, how)
+        end = time.time() + 30
+        while time.time() < end and tasks():
+            time.sleep(0.2)
+        assert tasks() == 0, f"{tasks()} tasks of the run still on the cluster after {how}"
+        assert len(client.scheduler_info()["workers"]) == 2  # the cluster's workers untouched
+    if how != "kill":
+        assert proc.returncode == 130
+        meta = json.loads((tmp_path / "out" / "run.json").read_text())
+        assert meta["status"] != "complete" and meta["games_done"] > 0
+        assert "--resume" in proc.stderr.read().decode()
