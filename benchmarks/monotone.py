@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import os
 import sys
 import time
@@ -35,7 +36,7 @@ import pandas as pd
 
 from simcell.config.load import PolicyField, load_default_game
 from simcell.kernel.jit import CODE_HASH
-from simcell.policies.registry import ARCHETYPES, builtin, game_loop
+from simcell.policies.registry import ARCHETYPES, builtin, game_loop, param_vector
 from simcell.reports.compare import card_changes
 from simcell.reports.paired import difference
 from simcell.studio.blocks import BlockSpec, play_block, warm_worker
@@ -93,6 +94,12 @@ def _field(policy: str) -> PolicyField:
     return PolicyField(name=policy, policy=policy)
 
 
+def params_hash(field: str, players: int) -> str:
+    """The field's parameters at this count: a bot's defaults change in Python, outside the
+    numba layer's CODE_HASH."""
+    return hashlib.sha256(repr(param_vector(field, None, players)).encode()).hexdigest()[:16]
+
+
 def cell_rows(base_blocks, edit_blocks, players, field, cards_df, card, change) -> dict:
     """The paired change of the card's four figures between the baseline and the edit."""
     order = list(range(len(base_blocks)))
@@ -102,7 +109,8 @@ def cell_rows(base_blocks, edit_blocks, players, field, cards_df, card, change) 
     table = card_changes(seg, sa, sb, True, cards_df, 1.0)
     row = table[table["card"] == card.id].iloc[0]
     out = {"players": players, "field": field, "card": card.name, "type": card.type,
-           "change": change, "games": int(sa["games"].sum()), "code_hash": CODE_HASH[:16]}
+           "change": change, "games": int(sa["games"].sum()), "code_hash": CODE_HASH[:16],
+           "params_hash": params_hash(field, players)}
     for f in ("open_hand_win_pp", "pick_rate_pct", "completion_pct"):
         out[f"{f}_A"] = row[f"{f}_A"]
         out[f"{f}_diff"], out[f"{f}_low"], out[f"{f}_high"] = (
@@ -119,15 +127,18 @@ def cell_rows(base_blocks, edit_blocks, players, field, cards_df, card, change) 
 
 def _resumable(csv: Path | None, seed: int, games: int, rollout_games: int) -> pd.DataFrame:
     """The cells of an earlier run of the CSV that this run may keep: played by this code (the
-    numba layer's CODE_HASH: the bots as they are) at these games and seed; the rest are dropped,
-    with a line saying how many."""
+    numba layer's CODE_HASH and the field's parameters at the count: the bots as they are) at
+    these games and seed; the rest are dropped, with a line saying how many."""
     if csv is None or not csv.exists():
         return pd.DataFrame()
     done = pd.read_csv(csv)
     if done.empty:
         return done
     want = np.where(done["field"] == "rollout", rollout_games, games)
+    bots = pd.Series([params_hash(f, int(p)) for f, p in zip(done["field"], done["players"])],
+                     index=done.index)
     ok = ((done.get("code_hash", pd.Series("", index=done.index)) == CODE_HASH[:16])
+          & (done.get("params_hash", pd.Series("", index=done.index)) == bots)
           & (done.get("seed", pd.Series(-1, index=done.index)) == seed) & (done["games"] == want))
     if not ok.all():
         print(f"# {int((~ok).sum())} cells of {csv} were played by other code, seed or games: played again")

@@ -26,7 +26,7 @@ DIGESTS = {
     ("greedy", 5): "8780e7d36121fb73",
     ("planner", 2): "c5dcc879fadde230",
     ("planner", 5): "445ca0e7a8988efd",
-    ("detox_goals", 2): "425fd9e23eecc34a",
+    ("detox_goals", 2): "b26cdcfbc8ed0f9c",
     ("detox_goals", 5): "e868915061e7b1c4",
 }
 

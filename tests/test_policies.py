@@ -129,7 +129,7 @@ def test_param_vectors() -> None:
 def test_planner_defaults_at_a_player_count() -> None:
     """Where registry.PLANNER_AT_PLAYERS gives a count its own planner defaults, the planner
     (and `balanced`, the planner under another name) plays them at that count and only there,
-    the archetypes their shared defaults at every count; a config's value still wins; a run
+    the archetypes its worths of resources and markers there (times their factors) but not its type weights; a config's value still wins; a run
     records them (resolved.json, `params_by_players`)."""
     from simcell.policies.registry import PLANNER_AT_PLAYERS
 
@@ -144,7 +144,16 @@ def test_planner_defaults_at_a_player_count() -> None:
                 assert param_vector(name, None, other)[col(key)] == spec.defaults[key] != value
                 assert param_vector(name, {key: 9.0}, players)[col(key)] == 9.0
         for name in set(ARCHETYPES) - {"balanced"}:
-            assert param_vector(name, None, players) == param_vector(name, None, other)
+            # an archetype takes the count's worths of resources and markers (times its own
+            # factor), never the count's type weights (its style)
+            spec = BUILTIN_POLICIES[name]
+            at, shared = param_vector(name, None, players), param_vector(name, None, other)
+            for key in HEURISTIC_PARAMS:
+                if key in changes and not key.startswith("w_"):
+                    factor = spec.defaults[key] / BUILTIN_POLICIES["planner"].defaults[key]
+                    assert at[col(key)] == changes[key] * factor
+                else:
+                    assert at[col(key)] == shared[col(key)]
         row = seating(PolicyField(name="f", policy="planner"), players).player_params[0]
         assert all(row[col(k)] == v for k, v in changes.items())
         assert (param_vector("greedy", None, players) == param_vector("greedy"))

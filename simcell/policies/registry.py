@@ -161,12 +161,22 @@ PLANNER_AT_PLAYERS: dict[int, dict[str, float]] = {
 
 def _planner(about: str, **factors: float) -> BuiltinPolicy:
     """The planner with some of its defaults multiplied by `factors` (the archetypes). The
-    planner itself (no factors) plays its defaults at each player count (PLANNER_AT_PLAYERS);
-    an archetype is a fixed style over the shared defaults, not a count's best response (given
-    the 5-player ones, detox_goals played Erythropoietin one ATP cheaper worse)."""
+    planner itself (no factors) plays its defaults at each player count (PLANNER_AT_PLAYERS).
+    An archetype is a style, its card-type weights, over the planner's worths: it takes the
+    planner's worths of resources and markers at each count (what a duel's economy is worth),
+    times its factors, but not the planner's type weights at a count (its style sets those;
+    given the 5-player w_detox, detox_goals played Erythropoietin one ATP cheaper worse). On
+    the shared ATP worth a 2-player steroid_pipeline dealt Oxytocin at 0 ATP gathered too
+    little ATP and won less (docs/decisions.md)."""
     base = HEURISTIC_PARAMS | PLANNER_TUNED
     defaults = {n: base[n] * factors.get(n, 1.0) for n in _PLANNER_NAMES}
-    at_players = {} if factors else {p: defaults | c for p, c in PLANNER_AT_PLAYERS.items()}
+    if not factors:
+        at_players = {p: defaults | c for p, c in PLANNER_AT_PLAYERS.items()}
+    else:
+        at_players = {p: defaults | {n: x * factors.get(n, 1.0) for n, x in c.items()
+                                     if not n.startswith("w_")}
+                      for p, c in PLANNER_AT_PLAYERS.items()}
+        at_players = {p: d for p, d in at_players.items() if d != defaults}
     return BuiltinPolicy(KERNEL_PLANNER, defaults, tuple(HEURISTIC_PARAMS), about, at_players)
 
 
