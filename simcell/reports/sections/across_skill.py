@@ -13,7 +13,7 @@ import pandas as pd
 
 from simcell.reports.data import ReportError, RunData, SegmentInfo
 from simcell.reports.estimates import interval_text
-from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, OUT_OF_BAND, Estimate, verdict
+from simcell.reports.intervals import INCONCLUSIVE, OUT_OF_BAND, Estimate, verdict
 from simcell.reports.render import Section, Table
 from simcell.reports.sections.cards import card_verdict, segment_cards, segment_types
 from simcell.reports.sections.seats import seat_figures, seat_name
