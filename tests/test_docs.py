@@ -16,3 +16,19 @@ def test_the_command_reference_is_the_clis_own():
     shipped = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
     assert markdown() == shipped, ("docs/commands.md is out of date: regenerate it with "
                                    "python -m simcell.cli.reference > docs/commands.md")
+
+
+def test_no_table_cell_over_600_characters():
+    """A table a designer can read: no cell of a Markdown table the project ships runs past 600
+    characters (a longer one belongs in prose below the table)."""
+    import re
+
+    pages = [ROOT / "README.md", ROOT / "benchmarks" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    long = []
+    for page in pages:
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith("|"):
+                for cell in re.split(r"(?<!\\)\|", line.strip().strip("|")):
+                    if len(cell.strip()) > 600:
+                        long.append(f"{page.relative_to(ROOT)}:{n} ({len(cell.strip())} characters)")
+    assert not long, "table cells over 600 characters: " + ", ".join(long)
