@@ -63,8 +63,10 @@ def _spawned(pid: int) -> bool:
 
 def _start(args: list[str], tmp_path: Path, workers_at_least: int = 2) -> tuple[subprocess.Popen, list[int]]:
     """Start a simcell command and wait until its worker processes are up and playing."""
+    # a shell's background job ignores SIGINT, and Python keeps it ignored: restore the default
     proc = subprocess.Popen([sys.executable, "-m", "simcell", *args], cwd=tmp_path,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     end = time.time() + 180
     kids: list[int] = []
     while time.time() < end:
@@ -115,7 +117,7 @@ def test_run_ends_its_workers(tmp_path, how):
         assert "--resume" in proc.stderr.read().decode()
 
 
-@pytest.mark.parametrize("how", ["SIGTERM", "kill"])
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "kill"])
 def test_a_designer_tool_ends_its_workers(tmp_path, how):
     (tmp_path / "a.toml").write_text(CONFIG)
     (tmp_path / "b.toml").write_text(CONFIG + '\n[overrides.cards."Insulin"]\natp = 3\n')
@@ -128,7 +130,7 @@ def test_a_designer_tool_ends_its_workers(tmp_path, how):
             os.kill(k, signal.SIGKILL)
 
 
-@pytest.mark.parametrize("how", ["SIGTERM", "kill"])
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "kill"])
 def test_the_studio_ends_its_workers(tmp_path, how):
     (tmp_path / "c.toml").write_text(CONFIG.replace("5_000_000", "20_000"))
     proc, kids = _start(["studio", "c.toml", "--port", str(18700 + os.getpid() % 200), "--workers", "2",
@@ -141,7 +143,7 @@ def test_the_studio_ends_its_workers(tmp_path, how):
             os.kill(k, signal.SIGKILL)
 
 
-@pytest.mark.parametrize("how", ["SIGTERM", "kill"])
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "kill"])
 def test_a_run_on_a_dask_cluster_leaves_no_work_there(tmp_path, how):
     """On a Dask cluster the workers are the cluster's, not the command's: ended, the command
     leaves them idle (its chunks cancelled, none queued) and the cluster up."""
@@ -155,7 +157,8 @@ def test_a_run_on_a_dask_cluster_leaves_no_work_there(tmp_path, how):
 
         proc = subprocess.Popen([sys.executable, "-m", "simcell", "run", "c.toml", "-o", "out", "-q",
                                  "--dask", cluster.scheduler_address, "--chunk-games", "2000"],
-                                cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         end = time.time() + 180
         while time.time() < end and not any((tmp_path / "out").rglob("*.parquet")):
             if proc.poll() is not None:
