@@ -64,7 +64,8 @@ def _spawned(pid: int) -> bool:
 def _start(args: list[str], tmp_path: Path, workers_at_least: int = 2) -> tuple[subprocess.Popen, list[int]]:
     """Start a simcell command and wait until its worker processes are up and playing."""
     # a shell's background job ignores SIGINT, and Python keeps it ignored: restore the default
-    proc = subprocess.Popen([sys.executable, "-m", "simcell", *args], cwd=tmp_path,
+    # -X faulthandler: a command that hangs is ended with SIGABRT and prints every thread's stack
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "simcell", *args], cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     end = time.time() + 180
@@ -88,7 +89,13 @@ def _stop(proc: subprocess.Popen, how: str) -> None:
         proc.kill()
     else:
         proc.send_signal(signal.SIGTERM if how == "SIGTERM" else signal.SIGINT)
-    proc.wait(timeout=60)
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)  # faulthandler writes where each thread waits
+        proc.wait(timeout=30)
+        stacks = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+        pytest.fail(f"the command did not end within 60 s of {how}; its threads:\n{stacks[-6000:]}")
 
 
 def _gone(kids: list[int]) -> bool:
@@ -155,7 +162,7 @@ def test_a_run_on_a_dask_cluster_leaves_no_work_there(tmp_path, how):
         def tasks() -> int:
             return client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
 
-        proc = subprocess.Popen([sys.executable, "-m", "simcell", "run", "c.toml", "-o", "out", "-q",
+        proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "simcell", "run", "c.toml", "-o", "out", "-q",
                                  "--dask", cluster.scheduler_address, "--chunk-games", "2000"],
                                 cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
