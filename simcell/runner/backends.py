@@ -69,11 +69,20 @@ def end_pool(pool: ProcessPoolExecutor, wait: bool) -> None:
     """Shut a pool down; not waiting (interrupted or failed), its queued work is dropped and its
     workers are ended now."""
     processes = list(getattr(pool, "_processes", {}).values())
+    results = getattr(pool, "_result_queue", None)  # shutdown forgets it
     pool.shutdown(wait=wait, cancel_futures=True)
     if not wait:
         for p in processes:
             if p.is_alive():
                 p.terminate()
+        for p in processes:
+            p.join(timeout=5)
+        # a worker ended while sending a result leaves the pool's manager thread waiting for the
+        # rest of it, and the exit waiting for that thread: this process holds the pipe's other
+        # writing end, so no end of file comes until it is closed (CPython 3.11's executor)
+        writer = getattr(results, "_writer", None)
+        if writer is not None:
+            writer.close()
 
 
 class LocalProcesses:
