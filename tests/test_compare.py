@@ -163,3 +163,15 @@ def test_a_figure_no_left_out_block_has_prints_no_warning():
         warnings.simplefilter("error")
         d = difference(stat, a, b)
     assert np.isnan(d.diff[0]) and d.diff[1] == 3.0
+
+
+def test_a_comparison_holds_one_figure_open_at_a_time(runs, tmp_path):
+    """Each figure becomes its PNG as it is drawn: a holdout of 4 player counts under two fields
+    draws 24 figures, and matplotlib warns on the user's terminal past 20 open at once."""
+    import warnings
+
+    import matplotlib as mpl
+
+    with warnings.catch_warnings(), mpl.rc_context({"figure.max_open_warning": 1}):
+        warnings.simplefilter("error", RuntimeWarning)
+        build_compare(runs["a"], runs["atp"], tmp_path / "cmp")

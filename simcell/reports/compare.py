@@ -20,7 +20,7 @@ from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
 from simcell.reports.estimates import BlockSums
 from simcell.reports.intervals import Estimate, verdict
 from simcell.reports.paired import Difference, Sums, difference, holm, jackknife_many, moved
-from simcell.reports.render import Figure, Report, Section, Table, write_report
+from simcell.reports.render import Figure, Report, Section, Table, png_bytes, write_report
 from simcell.reports.sections.cards import _card_sums, card_table
 from simcell.reports.style import figure
 from simcell.reports.estimates import interval_text
@@ -383,7 +383,7 @@ def type_section(types: pd.DataFrame, band: float, marks: list[str] | None = Non
            if len(mv) else "No type moved."))
     for (p, field), part in types.groupby(["players", "field"], sort=False):
         sec.figures.append(Figure(f"compare_types_{p}p_{field}", f"Card types, A and B, {p}p · {field}",
-                                  _type_figure(part, band, f"Card types, A and B, {p}p · {field}"),
+                                  png_bytes(_type_figure(part, band, f"Card types, A and B, {p}p · {field}")),
                                   f"Each type's gap against the average card in A (grey) and B (blue), "
                                   f"95% intervals; green: the band ±{band:g} pp; a moved type in red."))
 
@@ -468,7 +468,7 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
         corr_rows.append({"players": seg_a.players, "field": seg_a.field_name, "games": seg_a.games,
                           "rho": rho, "variance_reduction": 1 / (1 - rho) if rho == rho and rho < 1 else np.nan})
         figs.append(Figure(f"compare_{seg_a.players}p_f{seg_a.field}", f"B − A, {seg_a.label}",
-                           _forest(head, f"B − A, {seg_a.label}"),
+                           png_bytes(_forest(head, f"B − A, {seg_a.label}")),
                            "Paired differences with 95% intervals; green: the band; red: moved "
                            "(the interval wholly outside the band)."))
     head = pd.concat(heads, ignore_index=True)
@@ -551,7 +551,7 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
            "moved": np.where(allc["moved"], "moved", "")})
     for (p, field), part in allc.groupby(["players", "field"], sort=False):
         csec.figures.append(Figure(f"compare_cards_{p}p_{field}", f"Cards, B − A, {p}p · {field}",
-                                   _card_forest(part, band, f"Cards, B − A, {p}p · {field}"),
+                                   png_bytes(_card_forest(part, band, f"Cards, B − A, {p}p · {field}")),
                                    f"Change in each card's opening-hand effect; green: the band "
                                    f"±{band:g} pp; red: moved."))
     atp = atp_column(allc.rename(columns={"open_hand_win_pp_diff": "difference"}), cal, lambda r: "win")

@@ -16,7 +16,7 @@ from simcell.reports.compare import card_changes, segment_sums
 from simcell.reports.data import RunData
 from simcell.reports.estimates import ci_text
 from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, OUT_OF_BAND
-from simcell.reports.render import Figure, Report, Section, Table, write_report
+from simcell.reports.render import Figure, Report, Section, Table, png_bytes, write_report
 from simcell.reports.sections.cards import card_table, card_verdict, segment_cards, segment_types
 from simcell.reports.seat_causes import worst_seat
 from simcell.reports.targets import every_target, target_rows
@@ -209,7 +209,7 @@ def build_tune(folder: Path) -> Path:
     for (p, f), part in both.groupby(["players", "field"], sort=False):
         tag, name = (f"{p}p · {f}", f"tune_{p}p_{f}") if several else (f"{p}p", f"tune_{p}p")
         hold.figures.append(Figure(name, f"Contrast against its type, original and tuned, {tag}",
-                                   _figure(part, band, set(changes["card"])),
+                                   png_bytes(_figure(part, band, set(changes["card"]))),
                                    "Each card's contrast (95% intervals) in the original set (grey) and "
                                    "the tuned set (blue; changed cards in bold); green: the band."))
     write_report(Report("simcell tune: card values toward the bands", [sec, hold]), folder)
