@@ -232,6 +232,17 @@ def test_statistics_by_hand():
     assert e.effect.tolist() == [1.0, -1.0] and e.contrast.tolist() == [2.0, -2.0]
 
 
+def test_a_card_never_dealt_has_no_effect_and_prints_no_warning():
+    """A short run deals some cards in no game: their effect is undefined, and
+    numpy's "Mean of empty slice" must not reach the user's terminal."""
+    num = np.array([[1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [1.0, 1.0, 0.0]])
+    den = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [1.0, 1.0, 0.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        e = cs.card_effects(num, den, np.array([0, 1, 2]), np.array(["enzyme", "enzyme", "detox"]))
+    assert np.isnan(e.effect[2]) and np.isnan(e.contrast[2]) and np.isfinite(e.effect_se[:2]).all()
+
+
 def test_card_sums_part_by_part_equal_the_whole_run(tmp_path):
     """The card section sums the records one part file at a time (memory bounded by a part);
     over a run of several parts with blocks split across them, the sums equal those computed

@@ -23,6 +23,7 @@ import pandas as pd
 from scipy import stats
 
 from simcell.reports.intervals import sidak
+from simcell.reports.paired import jackknife_se
 
 ATP_VALUE = {"atp": 1.0, "mrna": 1.0, "lipid": 1.0, "carb": 4.0, "protein": 2.0}  # docs/method.md
 PLACEMENT_ATP = 3.0
@@ -116,11 +117,6 @@ def _by_block(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray):
     return _effects(total_n, total_d), left, total_d
 
 
-def _jackknife_se(left: np.ndarray) -> np.ndarray:
-    k = left.shape[0]
-    return np.sqrt((k - 1) / k * np.nansum((left - np.nanmean(left, axis=0)) ** 2, axis=0))
-
-
 def card_effects(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray,
                  card_types: np.ndarray) -> CardEffects:
     """Opening-hand effects and within-type contrasts of the cards `card_ids`, from per-block
@@ -138,8 +134,8 @@ def card_effects(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray,
             out[..., idx] = part - others
         return out
 
-    return CardEffects(card_ids, dealt.astype(np.int64), est, _jackknife_se(left), contrasts(est),
-                       _jackknife_se(contrasts(left)), left.shape[0] - 1)
+    return CardEffects(card_ids, dealt.astype(np.int64), est, jackknife_se(left), contrasts(est),
+                       jackknife_se(contrasts(left)), left.shape[0] - 1)
 
 
 @dataclass
@@ -171,7 +167,7 @@ def type_effects(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray,
         warnings.simplefilter("ignore", RuntimeWarning)  # a type none of whose cards was dealt
         value, leave_out = gaps(est), gaps(left)
     counts = np.array([int((np.isfinite(est) & (card_types == t)).sum()) for t in names])
-    return TypeEffects(names, counts, value, _jackknife_se(leave_out), left.shape[0] - 1)
+    return TypeEffects(names, counts, value, jackknife_se(leave_out), left.shape[0] - 1)
 
 
 def bh_qvalues(p: np.ndarray) -> np.ndarray:

@@ -52,7 +52,8 @@ def _left_out(stat: Statistic, sums: Sums, totals: dict[str, np.ndarray]) -> np.
     return np.array([stat({n: totals[n] - sums[n][i] for n in sums}) for i in range(k)])
 
 
-def _se(left: np.ndarray) -> np.ndarray:
+def jackknife_se(left: np.ndarray) -> np.ndarray:
+    """The jackknife standard error of each column from its leave-one-block-out values (k x n)."""
     k = left.shape[0]
     # a column with no left-out value (a zero crossing no left-out sample has) must not print
     # numpy's "Mean of empty slice" on the user's terminal
@@ -72,9 +73,9 @@ def difference(stat: Statistic, a: Sums, b: Sums, paired: bool = True) -> Differ
     if paired:
         if ka != kb:
             raise ValueError("paired runs need the same blocks")
-        se, df = _se(lb - la), ka - 1
+        se, df = jackknife_se(lb - la), ka - 1
     else:
-        se, df = np.hypot(_se(la), _se(lb)), min(ka, kb) - 1
+        se, df = np.hypot(jackknife_se(la), jackknife_se(lb)), min(ka, kb) - 1
     return Difference(va, vb, vb - va, se, df, paired)
 
 
@@ -104,4 +105,4 @@ def jackknife_many(stat: Callable[[list[dict[str, np.ndarray]]], np.ndarray], ru
         value = np.asarray(stat(totals), float)
         left = np.array([stat([{n: t[n] - s[n][i] for n in s} for t, s in zip(totals, runs)])
                          for i in range(k)], float)
-    return value, _se(left), k - 1
+    return value, jackknife_se(left), k - 1
