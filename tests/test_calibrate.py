@@ -38,7 +38,7 @@ def test_one_more_atp_is_worth_something_and_compare_reads_it(tmp_path):
     dearer = tmp_path / "dearer.toml"
     dearer.write_text(BASE + '\n[overrides.cards."Insulin"]\natp = 3\n')
     out = tmp_path / "cmp"
-    result = CliRunner().invoke(app, ["compare", str(config), str(dearer), "--out", str(out), "--quiet",
+    result = CliRunner().invoke(app, ["compare", "--no-rungs", str(config), str(dearer), "--out", str(out), "--quiet",
                                       "--workers", "1", "--calibration", str(cal)])
     assert result.exit_code == 0, result.output
     md = (out / "report.md").read_text()
@@ -63,7 +63,7 @@ def test_the_seat_band_in_atp_follows_the_calibration(tmp_path):
     banded.write_text(BASE.replace("games = 6000", "games = 2000")
                       + '\n[report]\ncalibration = "cal"\n[report.bands]\nseat_win_share_atp = 2\n')
     run = tmp_path / "run"
-    result = CliRunner().invoke(app, ["run", str(banded), "--out", str(run), "--quiet", "--workers", "1"])
+    result = CliRunner().invoke(app, ["run", "--no-rungs", str(banded), "--out", str(run), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
     verdicts = pd.read_csv(run / "report" / "tables" / "verdicts.csv")
     seat = verdicts[verdicts["figure"].str.startswith("seat win share")]

@@ -128,7 +128,7 @@ def test_compare_two_configs_end_to_end(tmp_path):
     a.write_text(BASE.format(games=900, seed=3))
     b = tmp_path / "dearer.toml"
     b.write_text(BASE.format(games=900, seed=99) + INSULIN.format(atp=2))  # B's own seed is not used
-    args = ["compare", str(a), str(b), "--out", str(tmp_path / "cmp"), "--quiet", "--workers", "1"]
+    args = ["compare", "--no-rungs", str(a), str(b), "--out", str(tmp_path / "cmp"), "--quiet", "--workers", "1"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert RunData(tmp_path / "cmp" / "b").seed == 3

@@ -158,7 +158,7 @@ def test_a_run_played_by_the_oracle_says_so_and_a_rollout_run_does_not(tmp_path)
         config = tmp_path / f"{policy}.toml"
         config.write_text(CONFIG.replace("players = 3", "players = 2").replace("games = 1000", "games = 64")
                           .replace('policy = "planner"', f'policy = "{policy}"'))
-        result = CliRunner().invoke(app, ["run", str(config), "-o", str(tmp_path / policy), "--quiet",
+        result = CliRunner().invoke(app, ["run", "--no-rungs", str(config), "-o", str(tmp_path / policy), "--quiet",
                                           "--workers", "1"])
         assert result.exit_code == 0, result.output
         field = json.loads((tmp_path / policy / "resolved.json").read_text())["fields"][0]

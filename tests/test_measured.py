@@ -39,9 +39,9 @@ def folders(tmp_path_factory):
     config.write_text(CONFIG)
     other = root / "other.toml"
     other.write_text(CONFIG + '[overrides.cards."Insulin"]\natp = 3\n')
-    _ok(["run", str(config), "--out", str(root / "run")])
+    _ok(["run", "--no-rungs", str(config), "--out", str(root / "run")])
     _ok(["seats", str(config), "--out", str(root / "seats"), "--no-search"])
-    _ok(["sweep", str(config), "--set", "types.Enzymes.hp=+0,+1,+2", "--no-holdout", "--out", str(root / "sweep")])
+    _ok(["sweep", "--no-rungs", str(config), "--set", "types.Enzymes.hp=+0,+1,+2", "--no-holdout", "--out", str(root / "sweep")])
     _ok(["calibrate", str(config), "--out", str(root / "calibrate")])
     _ok(["seats", str(other), "--out", str(root / "seats-other"), "--no-search"])
     return root

@@ -77,7 +77,7 @@ def test_favour_one_changes_no_game(tmp_path):
                                 '[field.params."planner#probe"]\nfavour_card = "Insulin"\nfavour = 5.0\n')):
         config = tmp_path / f"{name}.toml"
         config.write_text(POOL.format(first=first) + extra)
-        result = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / name), "--quiet",
+        result = CliRunner().invoke(app, ["run", "--no-rungs", str(config), "--out", str(tmp_path / name), "--quiet",
                                           "--workers", "1"])
         assert result.exit_code == 0, result.output
         roots[name] = _players(tmp_path / name).sort_values(["game", "seat"]).reset_index(drop=True)

@@ -194,7 +194,7 @@ def test_resume_after_ctrl_c_of_the_command(reference, tmp_path):
     config, root = reference
     big = write_config(tmp_path, games=8000)
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "simcell", "run", str(big), "--out", str(out), "--workers", "1",
+    cmd = [sys.executable, "-m", "simcell", "run", "--no-rungs", str(big), "--out", str(out), "--workers", "1",
            "--chunk-games", "100", "--quiet"]
     # a shell that starts jobs in the background makes them ignore SIGINT, and Python keeps an
     # ignored SIGINT ignored: restore the default so the command gets its KeyboardInterrupt
@@ -209,7 +209,7 @@ def test_resume_after_ctrl_c_of_the_command(reference, tmp_path):
     assert proc.returncode == 130, f"exit {proc.returncode} (0: the run ignored the interrupt): {err}"
     assert "--resume" in err
     assert json.loads((out / "run.json").read_text())["status"] == "interrupted"
-    done = subprocess.run([sys.executable, "-m", "simcell", "run", str(big), "--resume", str(out),
+    done = subprocess.run([sys.executable, "-m", "simcell", "run", "--no-rungs", str(big), "--resume", str(out),
                            "--quiet"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     whole = tmp_path / "whole"

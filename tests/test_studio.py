@@ -32,7 +32,7 @@ INSULIN = 'cards."Insulin".atp'
 
 
 def _run(config: Path, out: Path) -> RunData:
-    result = CliRunner().invoke(app, ["run", str(config), "--out", str(out), "--quiet", "--workers", "1"])
+    result = CliRunner().invoke(app, ["run", "--no-rungs", str(config), "--out", str(out), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
     return RunData(out)
 
@@ -158,7 +158,7 @@ def test_a_type_edit_steps_every_card_of_the_type_and_shows_the_types_gaps(studi
     for name, atp in detox.items():  # echoed card by card
         assert f"card {name!r}: atp {atp} -> {atp + 1}" in valid.output
     out = tmp_path / "compare"
-    result = CliRunner().invoke(app, ["compare", str(base), str(written), "--out", str(out), "--quiet", "--workers", "1"])
+    result = CliRunner().invoke(app, ["compare", "--no-rungs", str(base), str(written), "--out", str(out), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
     report = pd.read_csv(out / "tables" / "types.csv").set_index("type")
     for name, t in types.items():

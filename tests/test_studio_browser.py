@@ -109,7 +109,7 @@ def test_the_page_shows_an_edit_narrowing_a_bad_value_and_an_export_that_runs(pa
     link = WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "export-link"))
     config = Path(link.get_attribute("data-config"))
     assert config.is_relative_to((folder / "out").resolve()) and config.is_file()
-    result = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "run"), "--quiet", "--workers", "1"])
+    result = CliRunner().invoke(app, ["run", "--no-rungs", str(config), "--out", str(tmp_path / "run"), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
     run = RunData(tmp_path / "run")
     assert run.meta["games"] == 6000 and run.seed == 11

@@ -61,7 +61,7 @@ def test_bad_sweep_input_is_one_line(tmp_path):
     for args, words in ((["--set", 'cards."Insuline".atp=1,2'], "Insuline"),
                         (["--set", 'cards."Insulin".atp=1,-3'], "atp"),
                         ([], "nothing to sweep")):
-        result = CliRunner().invoke(app, ["sweep", str(config), "--out", str(tmp_path / "x"), *args])
+        result = CliRunner().invoke(app, ["sweep", "--no-rungs", str(config), "--out", str(tmp_path / "x"), *args])
         assert result.exit_code == 2, result.output
         assert words in result.output and result.output.count("\n") == 1, result.output
 
@@ -74,7 +74,7 @@ def test_a_dearer_card_is_bought_less_and_worth_less(tmp_path):
     config = tmp_path / "base.toml"
     config.write_text(BASE.format(games=30_000).replace("greedy", "planner"))
     out = tmp_path / "sw"
-    result = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Insulin".atp=1,6',
+    result = CliRunner().invoke(app, ["sweep", "--no-rungs", str(config), "--set", 'cards."Insulin".atp=1,6',
                                       "--out", str(out), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
     curves = pd.read_csv(out / "tables" / "sweep_curves.csv")
@@ -86,7 +86,7 @@ def test_a_dearer_card_is_bought_less_and_worth_less(tmp_path):
     assert summary.loc["pick rate (%)", "slope_per_step"] < 0
     assert (out / "report.html").is_file() and (out / "runs").is_dir()
     # interrupted or repeated: the variants' runs are reused
-    again = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Insulin".atp=1,6',
+    again = CliRunner().invoke(app, ["sweep", "--no-rungs", str(config), "--set", 'cards."Insulin".atp=1,6',
                                      "--out", str(out), "--quiet", "--workers", "1"])
     assert again.exit_code == 0, again.output
 
@@ -98,7 +98,7 @@ def test_a_crossing_is_confirmed_on_fresh_seeds(tmp_path):
     config = tmp_path / "base.toml"
     config.write_text(BASE.format(games=20_000).replace("greedy", "planner"))
     out = tmp_path / "sw"
-    result = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Progesterone Receptor".hp=1,30',
+    result = CliRunner().invoke(app, ["sweep", "--no-rungs", str(config), "--set", 'cards."Progesterone Receptor".hp=1,30',
                                       "--out", str(out), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
     plan = json.loads((out / "sweep.json").read_text())
@@ -113,7 +113,7 @@ def test_a_crossing_is_confirmed_on_fresh_seeds(tmp_path):
     md = (out / "report.md").read_text()
     assert "confirmed: " in md
     none = tmp_path / "none"
-    result = CliRunner().invoke(app, ["sweep", str(config), "--set", 'cards."Progesterone Receptor".hp=1,30', "--no-holdout",
+    result = CliRunner().invoke(app, ["sweep", "--no-rungs", str(config), "--set", 'cards."Progesterone Receptor".hp=1,30', "--no-holdout",
                                       "--out", str(none), "--quiet", "--workers", "1"])
     assert result.exit_code == 0 and "holdout" not in json.loads((none / "sweep.json").read_text())
 

@@ -120,7 +120,7 @@ def test_compare_prints_the_type_gaps_and_refuses_mismatched_configs_before_play
     a = _config(tmp_path, "", games=400, name="a")
     b = _config(tmp_path, '\n[overrides.types.detox]\natp = "+1"\n', games=400, name="b")
     out = tmp_path / "cmp"
-    result = CliRunner().invoke(app, ["compare", str(a), str(b), "--out", str(out), "--quiet", "--workers", "1"])
+    result = CliRunner().invoke(app, ["compare", "--no-rungs", str(a), str(b), "--out", str(out), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
     assert "7 value(s) differ" in result.output and "card types against the average card" in result.output
     line = next(x for x in result.output.splitlines() if "Detoxification" in x and "B − A" in x)
@@ -128,19 +128,19 @@ def test_compare_prints_the_type_gaps_and_refuses_mismatched_configs_before_play
     for other, words in ((_config(tmp_path, "", players=3, games=400, name="p3"), "player counts (A [4], B [3])"),
                          (_config(tmp_path, "", games=500, name="g500"), "differ in games (400 and 500)")):
         folder = tmp_path / f"refused-{other.stem}"
-        result = CliRunner().invoke(app, ["compare", str(a), str(other), "--out", str(folder), "--quiet"])
+        result = CliRunner().invoke(app, ["compare", "--no-rungs", str(a), str(other), "--out", str(folder), "--quiet"])
         assert result.exit_code == 2 and words in result.output, result.output
         assert result.output.strip().count("\n") == 0 and not (folder / "a").exists()
     greedy = tmp_path / "greedy.toml"
     greedy.write_text(a.read_text().replace('policy = "planner"', 'policy = "greedy"'))
-    result = CliRunner().invoke(app, ["compare", str(a), str(greedy), "--out", str(tmp_path / "g"), "--quiet"])
+    result = CliRunner().invoke(app, ["compare", "--no-rungs", str(a), str(greedy), "--out", str(tmp_path / "g"), "--quiet"])
     assert result.exit_code == 2 and "policy fields" in result.output and not (tmp_path / "g" / "a").exists()
 
 
 def test_a_type_sweep_draws_the_types_gap_and_its_crossing(tmp_path):
     config = _config(tmp_path, "", games=2000)
     out = tmp_path / "sweep"
-    result = CliRunner().invoke(app, ["sweep", str(config), "--set", "types.Detoxification.hp=-1,+0,+2",
+    result = CliRunner().invoke(app, ["sweep", "--no-rungs", str(config), "--set", "types.Detoxification.hp=-1,+0,+2",
                                       "--no-holdout", "--out", str(out), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
     curves = pd.read_csv(out / "tables" / "sweep_curves.csv")
