@@ -388,7 +388,7 @@ def test_the_shipped_tuned_set_is_the_shipped_set_with_its_listed_changes():
     ladders = {tuple(g.board.starting_atp) for g in games}
     assert len(ladders) == 1 and ladders != {tuple(load_default_game().board.starting_atp)}
     assert len({g.rules for g in games}) == 1
-    assert games[0].rules.turn_order == "rotate" and games[0].rules.grey_per_player == 3
+    assert games[0].rules.turn_order == "rotate" and ladders == {(1, 2, 2, 3, 7)}
 
 
 def test_the_objective_is_that_of_the_field_furthest_beyond_the_band():
