@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from simcell.reports.compare import build_compare
+from simcell.tools.compare.report import build_compare
 from simcell.reports.data import RunData
 
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from simcell.config.load import PolicyField, load_default_game
 from simcell.policies.registry import LABEL_MARK, LOOP_POLICIES, builtin
-from simcell.tools.exploit import deviations
+from simcell.tools.deviations import deviations
 
 POLICY = "planner"
 DEV = f"{POLICY}{LABEL_MARK}dev"

@@ -37,7 +37,7 @@ import pandas as pd
 from simcell.config.load import PolicyField, load_default_game
 from simcell.kernel.jit import CODE_HASH
 from simcell.policies.registry import ARCHETYPES, builtin, game_loop, param_vector
-from simcell.reports.compare import card_changes
+from simcell.reports.changes import card_changes
 from simcell.reports.paired import difference
 from simcell.studio.blocks import BlockSpec, play_block, warm_worker
 from simcell.studio.figures import stack

@@ -528,7 +528,28 @@ RUNNER_AGGREGATES = {
 }
 
 
-# A `simcell calibrate` folder's measured ATP equivalent, read by the reports and, for bands
-# set in ATP ([report.bands] seat_win_share_atp), by the config layer.
+# ---------------------------------------------------------------------------------------------
+# On-disk names: a run directory's files, and the plan file that marks each designer tool's folder
+# (docs/runs.md); written and read by name from here only
+# ---------------------------------------------------------------------------------------------
+RUN_FILE = "run.json"  # the run's metadata: games played, invocations, hashes, complete or not
+RESOLVED_FILE = "resolved.json"  # the resolved game and run settings
+CARDS_FILE = "cards.csv"  # the card set with costs in placements (the card analytics read it)
+REPORT_FOLDER = "report"  # a run's balance report, beside its records
+TABLES_FOLDER = "tables"  # inside a report folder: every table as CSV
+RUNGS_FOLDER = "rungs"  # inside a run directory: the run played again under each rung
+RUNGS_FILE = "rungs.json"  # in RUNGS_FOLDER: which rung runs there are, and the rungs not played
+# the plan file of each designer tool's folder (its presence says which tool wrote the folder)
+SEATS_FILE = "seats.json"
+SWEEP_FILE = "sweep.json"
+CALIBRATE_FILE = "calibrate.json"
+PROBE_FILE = "probe.json"
+EXPLOIT_FILE = "exploit.json"  # config [report] exploit names such a folder
+FIT_FILE = "fit.json"
+LADDER_FILE = "ladder.json"
+TUNE_FILE = "tune.json"
+# what those tools write for other runs to read: a calibration's measured ATP equivalent (the
+# reports; bands set in ATP, [report.bands] seat_win_share_atp, in the config layer), a fitted
+# field's worths (a field's `fitted` key)
 CALIBRATION_FILE = "calibration.json"
-EXPLOIT_FILE = "exploit.json"  # what simcell exploit writes in its folder (config [report] exploit)
+FITTED_FILE = "fitted.toml"

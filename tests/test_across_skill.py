@@ -14,7 +14,7 @@ from simcell.cli import app
 from simcell.config.errors import ConfigError
 from simcell.config.load import load_run_config
 from simcell.reports.intervals import IN_BAND, INCONCLUSIVE
-from simcell.reports.sections.across_skill import HOLDS, SKILL_DEPENDENT, mark, sentence
+from simcell.reports.across_skill import HOLDS, SKILL_DEPENDENT, mark, sentence
 
 CONFIG = """
 [run]
@@ -89,7 +89,7 @@ def test_a_run_checked_under_one_field_says_so(tmp_path):
 
 
 def test_a_change_is_classed_against_its_band():
-    from simcell.reports.compare_skill import DOWN, UP, change_class
+    from simcell.reports.changes import DOWN, UP, change_class
 
     assert change_class(3.0, 2.0, 4.0, 1.0) == UP and change_class(-3.0, -4.0, -2.0, 1.0) == DOWN
     assert change_class(0.1, -0.5, 0.7, 1.0) == IN_BAND

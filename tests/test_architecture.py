@@ -1,8 +1,11 @@
 """The rooms of simcell import only what docs/architecture.md says they may: the vocabulary at
 the bottom, the numba layer (kernel, policies, play) above it and nothing else of simcell, the
 referee beside it (the vocabulary and the game definition, never the numba layer), the reports
-on run directories alone, the config layer the only reader of TOML and numba code nowhere but
-the numba layer. The checker is run on the package, and on planted imports to show it fails."""
+on run directories alone (never a designer tool), each designer tool in a folder of its own, the
+config layer the only reader of TOML and numba code nowhere but the numba layer; a report
+section is imported by the report builder alone, and no modules import each other in a circle.
+Each checker is run on the package, and on planted imports to show it fails.
+`python -m tests.support.import_graph` prints the graph these rules read."""
 
 from __future__ import annotations
 
@@ -34,14 +37,24 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the studio: a session over the runner's games, the reports' paired tables, its web page
     "studio": ("simcell.vocabulary", "simcell.files", "simcell.config", "simcell.policies.registry",
                "simcell.runner", "simcell.reports", "simcell.tools", "simcell.studio"),
-    "cli": ("simcell", "simcell.cli", "simcell.vocabulary", "simcell.files", "simcell.config", "simcell.kernel",
-            "simcell.policies", "simcell.play", "simcell.referee", "simcell.runner",
-            "simcell.reports", "simcell.tools", "simcell.studio"),
+    # the Python front door: plays runs, reads them, runs every designer tool
+    "api": ("simcell.vocabulary", "simcell.config", "simcell.policies.user", "simcell.runner",
+            "simcell.reports", "simcell.tools", "simcell.api"),
+    "cli": ("simcell", "simcell.cli", "simcell.api", "simcell.vocabulary", "simcell.files",
+            "simcell.config", "simcell.kernel", "simcell.policies", "simcell.play",
+            "simcell.referee", "simcell.runner", "simcell.reports", "simcell.tools",
+            "simcell.studio"),
     "__main__": ("simcell.cli",),
     "__init__": (),
     "data": (),  # the shipped TOML files' package
 }
 NUMBA_LAYER = ("kernel", "policies", "play")
+# the designer tools, one folder each under tools/ (tools/*.py beside them: what they share)
+TOOLS = ("compare", "sweep", "seats", "calibrate", "probe", "exploit", "fit", "ladder", "tune",
+         "rungs")
+# a tool that runs another tool as one of its steps (every tool may play the rungs): tune's
+# holdout is a comparison of the original and tuned sets
+TOOL_USES = {"tune": ("compare",)}
 # third-party modules only some rooms may import
 ONLY_IN = {"numba": NUMBA_LAYER, "llvmlite": NUMBA_LAYER, "tomllib": ("config",),
            "starlette": ("studio",), "uvicorn": ("studio",)}
@@ -99,6 +112,75 @@ def test_every_room_imports_only_what_it_may() -> None:
     assert violations(files) == []
 
 
+def section_importers(files: dict[str, str]) -> list[str]:
+    """Every import of a report section (reports/sections/*) by a module other than the report
+    builder (reports/build.py): a section's figures are the section's; what others need of them
+    lives in a shared module of reports/."""
+    bad = []
+    for rel, source in sorted(files.items()):
+        if rel == "reports/build.py":
+            continue
+        for line, module in imports_of(source):
+            if module.startswith("simcell.reports.sections") and module != "simcell.reports.sections" or module == "simcell.reports.sections":
+                bad.append(f"{rel}:{line} imports {module}")
+    return bad
+
+
+def tool_folders(files: dict[str, str]) -> list[str]:
+    """A designer tool is a folder of tools/ (its loop, its report, its searches), and a tool's
+    modules import another tool only where it runs that tool as a step (TOOL_USES; the rungs any
+    tool may play); what several tools share lives in tools/*.py or in reports/."""
+    bad = []
+    folders = {rel.split("/")[1] for rel in files if rel.startswith("tools/") and rel.count("/") == 2}
+    if folders != set(TOOLS):
+        bad.append(f"tools/ folders {sorted(folders)} are not the tools {sorted(TOOLS)}")
+    for rel, source in sorted(files.items()):
+        parts = rel.split("/")
+        own = parts[1] if parts[0] == "tools" and len(parts) == 3 else None
+        for line, module in imports_of(source):
+            m = module.split(".")
+            if m[:2] != ["simcell", "tools"] or len(m) < 3 or m[2] not in TOOLS:
+                continue
+            if own is not None and m[2] not in (own, "rungs", *TOOL_USES.get(own, ())):
+                bad.append(f"{rel}:{line} (tool {own}) imports another tool, {module}")
+    return bad
+
+
+def test_reports_sections_are_imported_by_the_builder_alone() -> None:
+    assert section_importers(package_files()) == []
+
+
+def test_each_designer_tool_is_a_folder_of_its_own() -> None:
+    assert tool_folders(package_files()) == []
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    from tests.support.import_graph import cycles, graph
+
+    edges, _ = graph()
+    assert cycles(edges) == []
+
+
+def test_the_circle_checker_finds_a_planted_circle() -> None:
+    from tests.support.import_graph import cycles, graph
+
+    edges, _ = graph()
+    edges["simcell.reports.intervals"] = edges["simcell.reports.intervals"] | {"simcell.reports.card_table"}
+    assert any("simcell.reports.intervals" in c for c in cycles(edges))
+
+
+@pytest.mark.parametrize(("rel", "line", "checker"), [
+    ("reports/changes.py", "from simcell.reports.sections.cards import build", section_importers),
+    ("tools/sweep/report.py", "from simcell.reports.sections import seats", section_importers),
+    ("tools/exploit/report.py", "from simcell.tools.probe.report import build_probe", tool_folders),
+])
+def test_a_planted_section_or_tool_import_is_caught(rel: str, line: str, checker) -> None:
+    files = package_files()
+    files[rel] = files[rel] + f"\n\ndef _planted():\n    {line}\n"
+    found = checker(files)
+    assert len(found) == 1 and found[0].startswith(rel), found
+
+
 @pytest.mark.parametrize(("rel", "line"), [
     ("referee/play.py", "from simcell.kernel.state import State"),
     ("referee/log.py", "import simcell.policies.registry"),
@@ -112,6 +194,9 @@ def test_every_room_imports_only_what_it_may() -> None:
     ("vocabulary.py", "from simcell.config.model import Rules"),
     ("config/load.py", "from simcell.runner.plan import chunks"),
     ("runner/store.py", "from simcell.reports.intervals import wilson"),
+    ("reports/measured.py", "from simcell.tools.probe.report import build_probe"),
+    ("reports/changes.py", "from simcell.api import load"),
+    ("studio/session.py", "from simcell.cli.common import _call"),
     ("play/game.py", "from simcell import __version__"),
 ])
 def test_a_forbidden_import_is_caught(rel: str, line: str) -> None:

@@ -27,7 +27,7 @@ from simcell.vocabulary import CARD_FIELDS, RESOURCES
 from simcell.reports import cards as cs
 from simcell.reports.data import RunData
 from simcell.reports.intervals import OUT_OF_BAND, jackknife
-from simcell.reports.sections.cards import segment_cards
+from simcell.reports.card_table import segment_cards
 from simcell.runner.run import RunOptions, Runner
 from tests.test_block_aggregates import slide_scenario
 
@@ -247,7 +247,7 @@ def test_card_sums_part_by_part_equal_the_whole_run(tmp_path):
     """The card section sums the records one part file at a time (memory bounded by a part);
     over a run of several parts with blocks split across them, the sums equal those computed
     from all records at once, and the association's rows are the run's first games."""
-    from simcell.reports.sections.cards import _card_sums
+    from simcell.reports.card_table import card_sums
 
     deck = uniform_deck(tmp_path, planted=False)
     run, _ = replicate(tmp_path, deck, seed=5, games=2990)  # 4 parts of 748 games; blocks of 29.9
@@ -265,7 +265,7 @@ def test_card_sums_part_by_part_equal_the_whole_run(tmp_path):
     values = np.stack([df["win_share"].to_numpy(), df["final_hp"].to_numpy(np.float64)], axis=1)
     opening, games = cs.opening_hand_sums(dealt, values, PLAYERS, starts)
     acquired = df["kept_mask"].to_numpy() | df["bought_mask"].to_numpy()
-    sums = _card_sums(run, seg)
+    sums = card_sums(run, seg)
     assert np.allclose(sums.opening, opening, rtol=0, atol=1e-9)
     assert np.array_equal(sums.dealt, games)
     assert np.array_equal(sums.kept, cs.bits_by_block(df["kept_mask"].to_numpy() & dealt, starts)[0])
@@ -375,10 +375,10 @@ def one_card_deck(folder: Path, planted: bool) -> Path:
 
 def labelled_types(folder: Path, deck: Path, seed: int, games: int) -> pd.DataFrame:
     """The report's type table of a run of `deck`, with the shipped types as labels."""
-    from simcell.reports.sections.cards import _card_sums, type_table
+    from simcell.reports.card_table import card_sums, type_table
 
     run = play(folder, deck, seed, games)
-    sums = _card_sums(run, run.segments[0])
+    sums = card_sums(run, run.segments[0])
     shipped = load_default_game().cards
     ids = np.array([c.id for c in shipped])
     labels = np.array([c.type for c in shipped])

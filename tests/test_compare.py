@@ -12,7 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from simcell.cli import app
-from simcell.reports.compare import CompareError, build_compare, pairing
+from simcell.reports.changes import CompareError, pairing
+from simcell.tools.compare.report import build_compare
 from simcell.reports.data import RunData
 from simcell.reports.paired import difference, holm
 from simcell.runner.run import RunOptions, Runner
@@ -138,7 +139,8 @@ def test_compare_two_configs_end_to_end(tmp_path):
 
 
 def test_comparison_figures_have_no_overlapping_labels(runs, tmp_path):
-    from simcell.reports.compare import _card_forest, _forest
+    from simcell.tools.compare.report import _card_forest
+    from simcell.tools.compare.report import _forest
     from tests.test_report_figures import figure_problems
 
     out = build_compare(runs["a"], runs["atp"], tmp_path / "cmp")

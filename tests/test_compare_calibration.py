@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcell.reports.compare import build_compare
+from simcell.tools.compare.report import build_compare
 from simcell.runner.run import RunOptions, Runner
 
 from tests.test_compare import BASE  # three players, the greedy policy in every seat

@@ -16,7 +16,7 @@ from simcell.policies.registry import builtin, param_values
 from simcell.runner.fields import seating
 from simcell.runner.match import MatchPool
 from simcell.tools import Plays
-from simcell.tools.fit import fitted_names, run_fit
+from simcell.tools.fit.loop import fitted_names, run_fit
 
 CONFIG = """
 [run]

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from simcell.cli import app
 from simcell.reports.data import RunData
-from simcell.reports.skill import pair_counts, strengths
-from simcell.tools.skill import fields_for, mixed_pools
+from simcell.tools.ladder.report import pair_counts, strengths
+from simcell.tools.ladder.loop import fields_for, mixed_pools
 
 CONFIG = """
 [run]
@@ -135,7 +135,7 @@ def test_the_default_ladder_has_the_search_at_two_budgets_and_labels_the_oracle(
     """The default rungs reach above the heuristics (the rollout at 2 and 4 playouts, the
     oracle on top), and wherever the oracle is rated the report says it sees what no player
     sees; over 2-player duels the search outranks greedy."""
-    from simcell.tools.skill import DEFAULT_PARAMS, DEFAULT_POLICIES
+    from simcell.tools.ladder.loop import DEFAULT_PARAMS, DEFAULT_POLICIES
 
     assert {"rollout#p2", "rollout", "oracle"} <= set(DEFAULT_POLICIES)
     assert DEFAULT_PARAMS["rollout#p2"]["playouts"] == 2

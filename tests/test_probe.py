@@ -126,7 +126,7 @@ def test_bad_probe_input_is_one_line(tmp_path):
 
 
 def test_probe_figure_has_no_overlapping_labels():
-    from simcell.reports.probe import _figure
+    from simcell.tools.probe.report import _figure
     from tests.test_report_figures import figure_problems
 
     names = [f"Card number {i}" for i in range(43)]
@@ -151,7 +151,7 @@ def test_every_probe_doubles_its_cards_completion_at_five_players(tmp_path):
           f"median {ratio.median():.2f}; win share change from {table['win_diff'].min():+.2f} to "
           f"{table['win_diff'].max():+.2f} pp")
     from simcell.config.load import load_default_game
-    from simcell.tools.probe import probe_cards
+    from simcell.tools.probe.loop import probe_cards
 
     assert len(table) == len(probe_cards(load_default_game(), None)) >= 30  # every card a player completes
     # Below twice only where the card's ceiling binds: a card the field keeps whenever it is dealt

@@ -1,12 +1,10 @@
 """The balance report (reports issue): the interval engine against hand computation and
 calibration (docs/method.md §16), placebo labels, sources that add up, every
-section and figure in both formats, a self-contained HTML, byte-identical rebuilds, and the
-notebook."""
+section and figure in both formats, a self-contained HTML and byte-identical rebuilds."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -407,22 +405,6 @@ def test_placebo_labels(placebo_run):
     balance = pd.read_csv(folder / "policy_seat_balance.csv")
     pool = balance[balance["field"] == "placebo pool"]
     assert (pool[["seat 0", "seat 1"]].to_numpy() == 2000).all()
-
-
-def test_notebook_runs_on_a_run_directory(random_run, monkeypatch):
-    """Execute every code cell of notebooks/explore_run.ipynb in order, as a kernel would."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    nb = json.loads((ROOT / "notebooks" / "explore_run.ipynb").read_text())
-    monkeypatch.setenv("SIMCELL_RUN_DIR", str(random_run))
-    namespace: dict = {}
-    cells = [c for c in nb["cells"] if c["cell_type"] == "code"]
-    assert len(cells) >= 5
-    for cell in cells:
-        exec(compile("".join(cell["source"]), "explore_run.ipynb", "exec"), namespace)
-    assert namespace["gap"].index[0].startswith("hp_")
-    assert os.environ["SIMCELL_RUN_DIR"] == str(random_run)
 
 
 def test_seat_equality_test_survives_a_short_run_with_a_constant_seat():

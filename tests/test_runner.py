@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simcell.runner.run import RunDirError, RunError, RunOptions, Runner
+from simcell.runner.store import RunDirError
+from simcell.runner.run import RunError, RunOptions, Runner
 from simcell.runner.store import RunDir
 
 CONFIG = """
@@ -383,19 +384,19 @@ def test_report_preload_starts_after_the_first_chunk_and_not_with_dask(monkeypat
     """`simcell run` imports the report's modules beside the workers once the first chunk is
     in (the run's own imports are done by then); never with a Dask cluster; the bar still sees
     every update."""
-    from simcell.cli import common as cli
+    from simcell import api
 
     loads = []
-    monkeypatch.setattr(cli._ReportPreload, "_load", staticmethod(lambda: loads.append(1)))
+    monkeypatch.setattr(api.ReportPreload, "_load", staticmethod(lambda: loads.append(1)))
     seen = []
-    p = cli._ReportPreload(lambda d, t: seen.append((d, t)), enabled=True)
+    p = api.ReportPreload(lambda d, t: seen.append((d, t)), enabled=True)
     p(0, 30)  # before any chunk
     assert p.thread is None
     p(10, 30)  # the first chunk is in
     p(20, 30)
     p.join()
     assert loads == [1] and seen == [(0, 30), (10, 30), (20, 30)]
-    off = cli._ReportPreload(None, enabled=False)  # --quiet (no bar) on a Dask cluster
+    off = api.ReportPreload(None, enabled=False)  # --quiet (no bar) on a Dask cluster
     off(0, 30)
     off(10, 30)
     off.join()

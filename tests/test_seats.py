@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from simcell.cli import app
-from simcell.config.sweep import seat_causes
-from simcell.tools.ladder import search_ladder
+from simcell.tools.seats.causes import seat_causes
+from simcell.tools.seats.search import search_starting_atp
 
 # two players, every other cause of seat advantage off: only the ladder (1 against 7 ATP) differs
 LADDER_ONLY = """
@@ -48,7 +48,7 @@ def test_causes_are_switched_off_one_at_a_time(tmp_path):
 def test_the_search_finds_a_planted_optimum():
     # the objective's minimum is the ladder (3, 3), 0.1: within 30 trials the search gets within
     # one step of it, far from where it starts (the config's ladder scores 6.1)
-    tried = search_ladder(lambda ladder: abs(ladder[0] - 3) + abs(ladder[1] - 3) + 0.1,
+    tried = search_starting_atp(lambda ladder: abs(ladder[0] - 3) + abs(ladder[1] - 3) + 0.1,
                           (1, 7), trials=30, seed=1)
     assert tried[0][1] <= 1.1, tried[:3]
     assert (1, 7) in dict(tried)  # the config's own ladder is always tried
@@ -71,7 +71,7 @@ def test_seats_reports_each_cause(tmp_path):
     flat = table[(table["variant"] == "flat starting ATP") & (table["seat"] == 1)].iloc[0]
     assert flat["diff_high"] < 0  # seat 1 loses its 7-against-1 ATP lead
     assert "search" not in json.loads((out / "seats.json").read_text())
-    from simcell.reports.seat_causes import _bars
+    from simcell.tools.seats.report import _bars
     from tests.test_report_figures import figure_problems
 
     assert not figure_problems(_bars(table, 2, 2.0))

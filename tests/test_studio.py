@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from simcell.cli import app
 from simcell.config.errors import ConfigError
 from simcell.config.load import load_run_config
-from simcell.reports.compare import segment_sums
+from simcell.reports.changes import segment_sums
 from simcell.reports.data import RunData
 from simcell.studio.blocks import BlockSpec, play_block
 from simcell.studio.server import build_app
@@ -192,10 +192,10 @@ def test_the_server_keeps_to_its_folder_and_survives_bad_requests(studio):
 
 
 def test_the_full_compare_report_of_an_edit_is_played_in_the_background(studio):
-    from simcell.cli import _plays
+    from simcell import api
 
     session, _, folder = studio
-    with TestClient(build_app(session, _plays(players=None, workers=1, dask=None, force=False, quiet=True))) as client:
+    with TestClient(build_app(session, api.plays(workers=1, quiet=True))) as client:
         state = client.post("/api/compare", json={"values": {INSULIN: "4"}}).json()
         end = time.perf_counter() + 300
         while state["state"] == "playing" and time.perf_counter() < end:

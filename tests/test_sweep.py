@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from simcell.cli import app
 from simcell.config.errors import ConfigError
 from simcell.config.load import load_run_config
-from simcell.config.sweep import parse_set, variants
+from simcell.config.variants import parse_set, variants
 
 BASE = """
 [run]
@@ -119,7 +119,7 @@ def test_a_crossing_is_confirmed_on_fresh_seeds(tmp_path):
 
 
 def test_sweep_figures_have_no_overlapping_labels(tmp_path):
-    from simcell.reports.sweep import _curves, _Figures
+    from simcell.tools.sweep.report import _curves, _Figures
     from tests.test_report_figures import figure_problems
 
     rows = [{"figure": f, "x": x, "value": x * 2.0, "diff_from_first": x - 1.0, "diff_low": x - 1.5,
@@ -135,7 +135,7 @@ def test_the_seat_figures_track_each_seat_when_the_worst_seat_changes():
     seat 0 falls to +5. A figure that followed "the worst seat" would read +20 -> -21, a change
     of -41 pp; each seat's distance moves as it did, and the largest distance 20 -> 21 pp."""
     from simcell.reports.paired import difference
-    from simcell.reports.sweep import _Figures
+    from simcell.tools.sweep.report import _Figures
 
     blocks, per_block = 8, 100
     rng = np.random.default_rng(4)

@@ -11,9 +11,9 @@ import pytest
 
 from simcell.reports.data import RunData
 from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, OUT_OF_BAND, Estimate
-from simcell.reports.targets import every_target, range_verdict, target_rows
+from simcell.tools.tune.targets import every_target, range_verdict, target_rows
 from simcell.runner.run import RunOptions, Runner
-from simcell.tools.ladder import search_values
+from simcell.tools.search import search_values
 from simcell.vocabulary import HP_SOURCES
 
 CONFIG = """
@@ -141,7 +141,7 @@ def test_the_search_plays_as_many_distinct_assignments_as_asked():
 
 
 def test_a_plateau_goes_to_the_fewest_and_smallest_changes():
-    from simcell.tools.tune_board import rank
+    from simcell.tools.tune.board import rank
 
     start = {"hp": 3, "turn": "marker"}
     tried = [({"hp": 5, "turn": "rotate"}, 11.0, 0.0), ({"hp": 4, "turn": "rotate"}, 11.0, 0.0),

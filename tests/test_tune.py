@@ -16,7 +16,7 @@ from simcell.cli import app
 from simcell.config.errors import ConfigError
 from simcell.config.load import load_run_config
 from simcell.config.tune import TuneSpace, rule_values, tune_space, write_tuned
-from simcell.tools.tune import _prune, _step
+from simcell.tools.tune.loop import _prune, _step
 from simcell.vocabulary import MAX_BATCH_CODE
 
 BASE = """
@@ -348,7 +348,7 @@ def test_tune_changes_nothing_in_a_set_already_in_band(tmp_path):
 def test_tune_figure_has_no_overlapping_labels():
     import numpy as np
 
-    from simcell.reports.tune import _figure
+    from simcell.tools.tune.report import _figure
     from tests.test_report_figures import figure_problems
 
     rng = np.random.default_rng(2)
@@ -392,7 +392,7 @@ def test_the_shipped_tuned_set_is_the_shipped_set_with_its_listed_changes():
 
 
 def test_the_objective_is_that_of_the_field_furthest_beyond_the_band():
-    from simcell.reports.tune import objective
+    from simcell.tools.tune.report import objective
 
     state = pd.DataFrame({"field": ["planner"] * 2 + ["greedy"] * 2, "contrast_pp": [3.0, -1.5, 0.5, 4.0]})
     assert objective(state, 1.0) == pytest.approx(3.0)  # planner 2 + 0.5; greedy 0 + 3

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from simcell.cli import app
 from simcell.config.errors import ConfigError, card_type_named
 from simcell.config.load import load_default_game, load_run_config
-from simcell.config.sweep import parse_set, variants
-from simcell.reports.compare import build_compare
+from simcell.config.variants import parse_set, variants
+from simcell.tools.compare.report import build_compare
 from simcell.runner.run import RunOptions, Runner
 
 BASE = """
@@ -104,7 +104,7 @@ def test_compare_reports_each_types_gap_in_a_and_b(tmp_path):
 def test_the_type_figure_has_no_overlapping_labels():
     import numpy as np
 
-    from simcell.reports.compare import _type_figure
+    from simcell.tools.compare.report import _type_figure
     from simcell.vocabulary import CARD_TYPES
     from tests.test_report_figures import figure_problems
 

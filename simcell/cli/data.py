@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from simcell.cli import app
+from simcell.cli.app import app
 from simcell.cli.common import _fail, _runner, _warm_kernel
 
 

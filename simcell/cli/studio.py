@@ -6,8 +6,8 @@ from pathlib import Path
 
 import typer
 
-from simcell.cli import app
-from simcell.cli.common import _fail, _plays, _SEED, _WORKERS, _tool
+from simcell.cli.app import app
+from simcell.cli.common import _SEED, _WORKERS, _call, _fail, _out
 
 
 @app.command()
@@ -28,9 +28,8 @@ def studio(
                                          "games; nothing replayed) instead of playing the baseline."),
     players: int | None = typer.Option(None, "--players", "-p", min=2, max=5, help="Player count "
                                        "(default: the config's first)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Folder for edits, exports and "
-                                    "compare reports (default: studio-CONFIG); nothing is written "
-                                    "elsewhere."),
+    out: Path | None = _out("Folder for edits, exports and compare reports (default: "
+                            "studio-CONFIG); nothing is written elsewhere."),
     seed: int | None = _SEED,
     workers: int | None = _WORKERS,
 ) -> None:
@@ -46,6 +45,7 @@ def studio(
     import socket
     import webbrowser
 
+    from simcell import api
     from simcell.studio.server import serve
     from simcell.studio.session import Session
 
@@ -55,13 +55,13 @@ def studio(
     except OSError as exc:
         _fail(f"cannot serve on {host}:{port} ({exc.strerror or exc}): give another --port")
     folder = out or Path(f"studio-{config.stem}")
-    session = _tool(Session, config, folder, players=players, games=games, seed=seed, block=block,
-                    workers=workers, field_name=field, baseline=baseline)
+    session = _call(api.checked, Session, config, folder, players=players, games=games, seed=seed,
+                    block=block, workers=workers, field_name=field, baseline=baseline)
     typer.echo(f"studio: loading the kernel in {session.workers} worker(s), then the baseline "
                f"({session.games:,} games, {session.players} players, field {session.field.name}"
                f"{f', read from {baseline}' if baseline else ''})", err=True)
     session.start()
-    plays = _plays(players=None, workers=workers, dask=None, force=False, quiet=True)
+    plays = api.plays(workers=workers, quiet=True)
 
     def ready(url: str) -> None:
         typer.echo(f"studio: {url}  (bound to {host}"

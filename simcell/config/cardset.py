@@ -11,7 +11,8 @@ import tomli_w
 
 from simcell.config.errors import ConfigError
 from simcell.config.load import load_run_config
-from simcell.config.sweep import Setting, _set, base_config
+from simcell.config.variants import Setting, base_config
+from simcell.config.variants import _set
 from simcell.vocabulary import CARD_FIELDS, RESOURCES
 
 def write_card_set(config: Path, changes: dict[tuple[str, str], int], folder: Path, *, stem: str,

@@ -246,7 +246,7 @@ def load_run_config(path: Path | str, players: tuple[int, ...] | None = None) ->
     dask_t = top.table("dask", {})
     scheduler = dask_t.take("scheduler", str, "") or None
     dask_t.finish()
-    # [sweep] and [tune] are read by `simcell sweep` and `simcell tune` (config/sweep.py,
+    # [sweep] and [tune] are read by `simcell sweep` and `simcell tune` (config/variants.py,
     # config/tune.py); a plain run ignores them
     top.finish(("run", "field", "rules", "data", "overrides", "report", "dask", "sweep", "tune"))
     return RunConfig(

@@ -48,3 +48,16 @@ def same_as_field(rung: str, field) -> bool:
         return field.policy == "planner" and {n: Path(p).resolve() for n, p in field.fitted} == {
             "planner": shipped_fitted().resolve()}
     return not field.fitted and rung == field.policy
+
+
+def named_rungs(names: list[str], option: str = "--rungs") -> tuple[str, ...]:
+    """The rungs a command names instead of the config's [report] rungs, checked as that key is
+    (each a known rung, none twice); a ConfigError names the first bad one."""
+    from simcell.config.errors import ConfigError, allowed, nearest
+
+    for n in names:
+        if n not in RUNGS:
+            raise ConfigError(None, option, f"{n!r} is not a rung{nearest(n, RUNGS)}; allowed: {allowed(RUNGS)}")
+    if len(set(names)) != len(names):
+        raise ConfigError(None, option, f"a rung is named twice: {', '.join(names)}")
+    return tuple(names)

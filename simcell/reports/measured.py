@@ -2,9 +2,11 @@
 folders (each tool's plan file and tables/*.csv, as its own report wrote them): `simcell seats`
 (each cause of seat advantage switched off alone, the confirmed ladders), `simcell sweep` (the
 slope of a swept card's contrast or a swept type's gap per step, and its zero crossing),
-`simcell calibrate` (what one ATP is worth in win share) and `simcell probe` (what going for a
-card wins). The run report's summary puts these sizes beside its changes; a lever nothing has
-measured keeps the command that would."""
+`simcell calibrate` (what one ATP is worth in win share), `simcell probe` (what going for a
+card wins), `simcell ladder` (where the field stands) and `simcell exploit` (how much one player
+gains by deviating). The run report's summary puts these sizes beside its changes; a lever
+nothing has measured keeps the command that would. Each folder is read by its plan file's name
+(the vocabulary), never through the tool's own code."""
 
 from __future__ import annotations
 
@@ -17,13 +19,18 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from simcell.reports.calibration import PLAN_FILE as CALIBRATE_FILE
 from simcell.reports.data import ReportError, RunData
-from simcell.reports.probe import PROBE_FILE
-from simcell.reports.seat_causes import SEATS_FILE
-from simcell.reports.skill import LADDER_FILE
-from simcell.reports.sweep import SWEEP_FILE
 from simcell.reports.estimates import interval_text
+from simcell.vocabulary import (
+    CALIBRATE_FILE,
+    EXPLOIT_FILE,
+    LADDER_FILE,
+    PROBE_FILE,
+    RESOLVED_FILE,
+    RUN_FILE,
+    SEATS_FILE,
+    SWEEP_FILE,
+)
 
 TOOL_FILES = {"seats": SEATS_FILE, "sweep": SWEEP_FILE, "calibrate": CALIBRATE_FILE, "probe": PROBE_FILE,
               "ladder": LADDER_FILE}
@@ -79,8 +86,8 @@ def find(run: RunData, named: list[Path] = ()) -> Measured:
             continue
         t = Tool(folder, tool, json.loads((folder / TOOL_FILES[tool]).read_text()))
         base = _baseline_run(t)
-        if base is not None and (base / "resolved.json").is_file():
-            theirs = json.loads((base / "resolved.json").read_text())["game"]["content_hash"]
+        if base is not None and (base / RESOLVED_FILE).is_file():
+            theirs = json.loads((base / RESOLVED_FILE).read_text())["game"]["content_hash"]
             if theirs != run.resolved["game"]["content_hash"]:
                 out.skipped.append(f"{folder} measured another game (content hash {theirs[:10]}); not used")
                 continue
@@ -205,3 +212,39 @@ def probe_gain(m: Measured, card: str, players: int) -> str | None:
             return (f"a player going for it wins {_span(r['win_diff'], r['win_low'], r['win_high'], 2)} "
                     f"(`simcell probe`, {t.folder.name})")
     return None
+
+
+def exploit_sentences(folder: Path, run_meta: dict | None = None) -> list[str]:
+    """One sentence per player count, from exploit.json (none before its holdout is written);
+    with the run's run.json (`run_meta`), a warning when the exploit's runs played another game
+    or other bot code than the run's."""
+    path = Path(folder) / EXPLOIT_FILE
+    if not path.exists():  # a run report names a folder since moved: say so, never guess
+        return [f"The exploitability named in the run's config is no longer at {path}."]
+    plan = json.loads(path.read_text())
+    rows = plan.get("exploitability", [])
+    if not rows:
+        return []
+    parts = [f"{r['players']} players {r['gain_pp']:+.1f} pp ({r['low']:+.1f} to {r['high']:+.1f}, "
+             f"{r['deviation']})" for r in rows]
+    text = (f"Exploitability of the {plan['policy']} field (the most win share one player gains by "
+            f"deviating, over {len(plan['family'])} deviations, the best played again on "
+            f"{rows[0]['games']:,} fresh games): " + "; ".join(parts) + ".")
+    return [text + _other_game(Path(folder), plan, run_meta)]
+
+
+def _other_game(folder: Path, plan: dict, run_meta: dict | None) -> str:
+    """A clause saying that the exploit measured another game or other bots than the run's, or
+    nothing (the same, or not known: the exploit's baseline run is not in its folder)."""
+    segments = plan.get("segments", [])
+    base = folder / segments[0]["baseline"] / RUN_FILE if segments else None
+    if run_meta is None or base is None or not base.exists():
+        return ""
+    theirs = json.loads(base.read_text())
+    other = [what for key, what in (("content_hash", "another card set or rules"),
+                                    ("code_hash", "other bot or rules code"))
+             if theirs.get(key) != run_meta.get(key)]
+    if not other:
+        return ""
+    return (f" It was measured on {' and '.join(other)} than this run's, so it describes that "
+            "game, not this one.")

@@ -29,12 +29,13 @@ from simcell.runner.backends import BackendError, backend
 from simcell.runner.plan import Chunk, Segment, chunk_size, chunks, segments
 from simcell.vocabulary import RECORD_SCHEMA_VERSION
 from simcell.runner.resolved import differences, resolved_config, resolved_hash, user_policy_source
-from simcell.runner.store import RESOLVED_FILE, RUN_FILE, RunDir, RunDirError
+from simcell.vocabulary import RESOLVED_FILE, RUN_FILE
+from simcell.runner.store import RunDir, RunDirError
 from simcell.runner.warm import loops_of
 from simcell.runner.work import ChunkSpec
+from simcell.vocabulary import CARDS_FILE
 
 
-CARDS_FILE = "cards.csv"  # the card set with costs in placements (the card analytics read it)
 
 
 def card_table(game) -> pd.DataFrame:

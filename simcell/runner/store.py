@@ -31,9 +31,8 @@ from simcell.runner.plan import Chunk, Segment
 from simcell.runner.records import axis_labels
 from simcell.vocabulary import KERNEL_AGGREGATES, RUNNER_AGGREGATES, SEAT_MEASURES
 from simcell.runner.work import PARQUET_COMPRESSION, ChunkResult
+from simcell.vocabulary import RESOLVED_FILE, RUN_FILE
 
-RUN_FILE = "run.json"
-RESOLVED_FILE = "resolved.json"
 TABLES = ("players", "games")
 MARKER = ".simcell-run"  # names a directory as a simcell run directory
 

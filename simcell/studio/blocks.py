@@ -1,6 +1,6 @@
 """One block of studio games, as a warm worker plays it: games first .. first + n - 1 of a run
 (the same deals, seat orders and chance streams as `simcell run` on that seed), summed into what
-the paired figures need (reports/compare.py's per-block sums, one block). A block is the
+the paired figures need (tools/compare/report.py's per-block sums, one block). A block is the
 jackknife's unit: the studio pairs block b of an edit with block b of the baseline."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ import numpy as np
 
 from simcell.config.load import PolicyField
 from simcell.config.model import GameDefinition
-from simcell.reports.compare import PLAYER_COLUMNS, PlayerSums, Sums, add_card_sums
-from simcell.reports.sections.cards import card_part_sums
+from simcell.reports.changes import PLAYER_COLUMNS, PlayerSums, add_card_sums
+from simcell.reports.paired import Sums
+from simcell.reports.card_table import card_part_sums
 
 
 @dataclass(frozen=True)

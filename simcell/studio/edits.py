@@ -12,7 +12,7 @@ from typing import Any
 from simcell.config.cardset import write_card_set
 from simcell.config.errors import ConfigError
 from simcell.config.load import RunConfig, load_run_config
-from simcell.config.sweep import Setting, config_path, parse_value, split_key, write_variant
+from simcell.config.variants import Setting, config_path, parse_value, split_key, write_variant
 
 
 class EditError(Exception):

@@ -1,4 +1,4 @@
-"""What the studio page shows: the compare report's paired tables (reports/compare.py) over the
+"""What the studio page shows: the compare report's paired tables (tools/compare/report.py) over the
 blocks that both the baseline and the edit have finished, block b against block b (the same
 games), as plain data for the page. The intervals are the delete-a-block jackknife over those
 blocks, so they narrow as blocks arrive; the cards that moved are the report's (BH over every
@@ -11,7 +11,13 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from simcell.reports.compare import card_changes, correlation, headline_changes, source_changes, type_changes
+from simcell.reports.changes import (
+    card_changes,
+    correlation,
+    headline_changes,
+    source_changes,
+    type_changes,
+)
 from simcell.reports.paired import Sums
 from simcell.vocabulary import CARD_TYPE_LABELS
 

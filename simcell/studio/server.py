@@ -76,7 +76,7 @@ class Exports:
         self.compares[n] = state
 
         def work():
-            from simcell.tools.compare import run_compare
+            from simcell.tools.compare.loop import run_compare
 
             try:
                 run_compare(baseline, Path(written["config"]), folder / "compare", self.plays)

@@ -21,7 +21,7 @@ import numpy as np
 
 from simcell.config.errors import ConfigError, card_type_named
 from simcell.config.load import load_run_config
-from simcell.config.sweep import base_config
+from simcell.config.variants import base_config
 from simcell.policies.registry import game_loop
 from simcell.runner.backends import end_pool, worker_start
 from simcell.studio.blocks import BlockSpec, play_block, warm_worker
@@ -104,7 +104,7 @@ class Session:
         """The baseline from a run directory of this config's game, player count and field: its
         own blocks (the first of them that hold at least `games` games) are the studio's, its
         seed the edits' seed, its per-block sums read from its records; nothing replayed."""
-        from simcell.reports.compare import segment_sums
+        from simcell.reports.changes import segment_sums
         from simcell.reports.data import ReportError, RunData
 
         try:

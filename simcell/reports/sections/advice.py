@@ -8,7 +8,7 @@ import pandas as pd
 from simcell.reports.data import RunData
 from simcell.reports.intervals import detectable_effect, games_needed
 from simcell.reports.render import Section, Table
-from simcell.reports.sections.seats import seat_figures
+from simcell.reports.seat_table import seat_figures
 
 TARGETS_PP = (0.5, 0.25)  # half-widths of a seat's win share, percentage points
 TARGET_HP = 0.1  # half-width of HP above the table

@@ -11,12 +11,19 @@ import pandas as pd
 
 from simcell.reports.data import RunData
 from simcell.reports.estimates import interval_text
-from simcell.reports.exploit import exploit_sentences
-from simcell.reports.sections import across_skill
+from simcell.reports import across_skill
 from simcell.reports.intervals import IN_BAND, OUT_OF_BAND
-from simcell.reports.measured import Measured, atp_worth, probe_gain, rung_sentences, seat_levers, swept_slope
+from simcell.reports.measured import (
+    Measured,
+    atp_worth,
+    exploit_sentences,
+    probe_gain,
+    rung_sentences,
+    seat_levers,
+    swept_slope,
+)
 from simcell.reports.render import Section
-from simcell.reports.sections.seats import rounds_held
+from simcell.reports.seat_table import rounds_held
 from simcell.vocabulary import CARD_TYPE_LABELS
 
 # card types as a designer names them in a sentence (plural)

@@ -6,18 +6,13 @@ from __future__ import annotations
 import pandas as pd
 
 from simcell.reports.data import RunData
-from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, OUT_OF_BAND, verdict
+from simcell.reports.intervals import verdict
 from simcell.reports.render import Section, Table
-from simcell.reports.sections.cards import segment_cards, segment_types
-from simcell.reports.sections.seats import seat_figures, seat_name
+from simcell.reports.card_table import segment_cards, segment_types
+from simcell.reports.seat_table import seat_figures, seat_name
 from simcell.reports.style import pretty
 from simcell.reports.estimates import interval_text
-
-
-def overall(verdicts: list[str]) -> str:
-    if OUT_OF_BAND in verdicts:
-        return OUT_OF_BAND
-    return IN_BAND if all(v == IN_BAND for v in verdicts) else INCONCLUSIVE
+from simcell.reports.seat_table import overall
 
 
 def bands(run: RunData) -> dict[str, tuple[float, bool]]:
