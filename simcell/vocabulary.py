@@ -303,7 +303,7 @@ TRACE_SHUFFLE, TRACE_DECISION, TRACE_END = 1, 2, 3
 # or per completed type (COMPLETED_TYPES order); see flow_row_names().
 # ---------------------------------------------------------------------------------------------
 FLOW_GAIN_KINDS = (
-    "setup_ladder",  # starting ATP by seat
+    "setup_atp",  # starting ATP by seat
     "setup_pick",  # the 2-resource combination
     "additional_resource",  # Additional Resource card gains (setup or purchase)
     "start_bonus",  # epigenetic start_bonus

@@ -933,7 +933,7 @@ def test_additional_resource_kept_at_setup_resolves_at_step_six():
     assert st.stock.tolist() == [R(mrna=2, atp=2), R(mrna=2, protein=1, lipid=1, atp=8)]
     assert st.hand.tolist() == [mask(38, 40), 0]
     assert discard(st) == [34, 35]  # in id order
-    assert flow(st, 1, "gain_setup_ladder") == R(atp=3)
+    assert flow(st, 1, "gain_setup_atp") == R(atp=3)
     assert flow(st, 1, "gain_setup_pick") == R(lipid=1, atp=1)
     assert flow(st, 1, "gain_additional_resource") == R(mrna=2, protein=1, atp=4)
     assert st.completed.tolist() == [0, 0]

@@ -1,11 +1,12 @@
 """`simcell ladder` (issue: how strong are the bots): every pairing and mixed pool on the same
 deals, Plackett–Luce strengths from the finishing orders with bootstrap intervals, and which
-adjacent rungs separate. A copy of the planner under another label is the null: it must never
+neighbours on the ladder separate. A copy of the planner under another label is the null: it must never
 separate from the planner, while greedy must from random."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import numpy as np
@@ -66,7 +67,7 @@ def test_the_ladder_orders_the_bots_and_the_planners_twin_does_not_separate(ladd
         r = ratings[ratings["players"] == p].set_index("policy")
         assert r.loc["random", "strength"] < r.loc["greedy", "strength"] < min(r.loc["planner", "strength"],
                                                                                  r.loc["planner#twin", "strength"])
-        assert r.loc["planner", "strength"] == 0  # the reference rung
+        assert r.loc["planner", "strength"] == 0  # the ladder's reference
         assert (r["strength_low"] <= r["strength"]).all() and (r["strength"] <= r["strength_high"]).all()
         s = steps[steps["players"] == p]
         twins = s[s["stronger"].str.startswith("planner") & s["weaker"].str.startswith("planner")].iloc[0]
@@ -116,7 +117,10 @@ def test_bad_ladder_input_is_one_line(tmp_path, args, words):
     assert not (tmp_path / "o" / "runs").exists()
 
 
-def test_the_run_report_names_the_fields_rung_from_a_ladder_folder(ladder, tmp_path):
+def test_the_run_report_names_the_fields_place_from_a_ladder_folder(ladder, tmp_path):
+    """The field's place on the bot ladder, in words a reviewer reads without the tool: its order
+    among the ladder's policies and, for the reference, that its strength is 0 by definition (not
+    "rung 2 of 3, strength the reference (0) against the planner")."""
     out, _ = ladder
     config = tmp_path / "c.toml"
     config.write_text(CONFIG)
@@ -125,8 +129,11 @@ def test_the_run_report_names_the_fields_rung_from_a_ladder_folder(ladder, tmp_p
     assert result.exit_code == 0, result.output
     date = json.loads((out / "ladder.json").read_text())["date"]
     summary = (tmp_path / "run" / "report" / "report.md").read_text()
-    assert f"On the ladder of {date} (`simcell ladder`, out): at 3 players planner (planner) is rung" in summary
-    assert "strength the reference (0) against the planner" in summary
+    n = len(pd.read_csv(out / "tables" / "ladder_ratings.csv").query("players == 3"))
+    assert re.search(rf"On the ladder of {re.escape(date)} \(`simcell ladder`, out\): at 3 players planner "
+                     rf"is the \d(st|nd|rd|th) strongest of {n} \(the ladder's reference, strength 0 by "
+                     r"definition\)", summary), summary
+    assert "rung" not in summary.split("On the ladder of")[1].split(".")[0]
     bad = CliRunner().invoke(app, ["run", str(config), "--out", str(tmp_path / "x"), "--ladder", str(tmp_path)])
     assert bad.exit_code == 2 and "not a simcell ladder folder" in bad.output and not (tmp_path / "x").exists()
 

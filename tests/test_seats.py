@@ -1,6 +1,6 @@
 """`simcell seats` (designer tools issue): the causes of seat advantage switched off one at a
-time on the same games, and the starting-ATP ladder search, whose best ladders are confirmed on
-fresh seeds; on a config where only the ladder makes seats unequal it finds a fair one (slow)."""
+time on the same games, and the starting-ATP schedule search, whose best schedules are confirmed on
+fresh seeds; on a config where only the schedule makes seats unequal it finds a fair one (slow)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from simcell.cli import app
 from simcell.tools.seats.causes import seat_causes
 from simcell.tools.seats.search import search_starting_atp
 
-# two players, every other cause of seat advantage off: only the ladder (1 against 7 ATP) differs
-LADDER_ONLY = """
+# two players, every other cause of seat advantage off: only the schedule (1 against 7 ATP) differs
+SCHEDULE_ONLY = """
 [run]
 players = 2
 games = {games}
@@ -35,28 +35,28 @@ starting_atp = [1, 7, 4, 5, 6]
 
 def test_causes_are_switched_off_one_at_a_time(tmp_path):
     config = tmp_path / "c.toml"
-    config.write_text(LADDER_ONLY.format(games=100))
+    config.write_text(SCHEDULE_ONLY.format(games=100))
     causes = seat_causes(config)
     names = [n for n, _ in causes]
     assert names == ["as configured", "flat starting ATP", "no grey flasks",
                      "holder may not retake Laureates", "rotating turn order", "all together"]
     assert causes[0][1] == [] and len(causes[-1][1]) == 4
     flat = dict((s.key, v) for s, v in causes[1][1])["rules.starting_atp"]
-    assert flat == [5, 5, 5, 5, 5]  # the mean of the ladder, rounded
+    assert flat == [5, 5, 5, 5, 5]  # the mean of the schedule, rounded
 
 
 def test_the_search_finds_a_planted_optimum():
-    # the objective's minimum is the ladder (3, 3), 0.1: within 30 trials the search gets within
-    # one step of it, far from where it starts (the config's ladder scores 6.1)
-    tried = search_starting_atp(lambda ladder: abs(ladder[0] - 3) + abs(ladder[1] - 3) + 0.1,
+    # the objective's minimum is the schedule (3, 3), 0.1: within 30 trials the search gets within
+    # one step of it, far from where it starts (the config's schedule scores 6.1)
+    tried = search_starting_atp(lambda schedule: abs(schedule[0] - 3) + abs(schedule[1] - 3) + 0.1,
                           (1, 7), trials=30, seed=1)
     assert tried[0][1] <= 1.1, tried[:3]
-    assert (1, 7) in dict(tried)  # the config's own ladder is always tried
+    assert (1, 7) in dict(tried)  # the config's own schedule is always tried
 
 
 def test_seats_reports_each_cause(tmp_path):
     config = tmp_path / "c.toml"
-    config.write_text(LADDER_ONLY.format(games=3000))
+    config.write_text(SCHEDULE_ONLY.format(games=3000))
     out = tmp_path / "seats"
     result = CliRunner().invoke(app, ["seats", str(config), "--no-search", "--out", str(out),
                                       "--quiet", "--workers", "1"])
@@ -78,14 +78,14 @@ def test_seats_reports_each_cause(tmp_path):
 
 
 @pytest.mark.slow
-def test_seats_finds_a_fair_ladder_when_only_the_ladder_differs(tmp_path):
+def test_seats_finds_a_fair_schedule_when_only_the_schedule_differs(tmp_path):
     config = tmp_path / "c.toml"
-    config.write_text(LADDER_ONLY.format(games=20_000))
+    config.write_text(SCHEDULE_ONLY.format(games=20_000))
     out = tmp_path / "seats"
     result = CliRunner().invoke(app, ["seats", str(config), "--trials", "12", "--screen-games", "4000",
                                       "--out", str(out), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
-    confirmed = pd.read_csv(out / "tables" / "ladder_confirmed.csv")
+    confirmed = pd.read_csv(out / "tables" / "schedule_confirmed.csv")
     print("\n", confirmed)
     assert (confirmed["verdict"] == "in band").any(), confirmed
     plan = json.loads((out / "seats.json").read_text())

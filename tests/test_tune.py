@@ -383,12 +383,12 @@ def test_the_shipped_tuned_set_is_the_shipped_set_with_its_listed_changes():
                  if getattr(shipped[n], f) != getattr(tuned[n], f)}
         assert found == listed
         assert load_run_config(root / "configs" / f"tuned-{players}p.toml").players == (players,)
-    # one proposal for every player count: the same starting-ATP ladder and rule switches beside the cards
+    # one proposal for every player count: the same starting-ATP schedule and rule switches beside the cards
     games = [load_run_config(root / "configs" / f"tuned-{p}p.toml").game for p in (2, 3, 4, 5)]
-    ladders = {tuple(g.board.starting_atp) for g in games}
-    assert len(ladders) == 1 and ladders != {tuple(load_default_game().board.starting_atp)}
+    schedules = {tuple(g.board.starting_atp) for g in games}
+    assert len(schedules) == 1 and schedules != {tuple(load_default_game().board.starting_atp)}
     assert len({g.rules for g in games}) == 1
-    assert games[0].rules.turn_order == "rotate" and ladders == {(1, 2, 2, 3, 7)}
+    assert games[0].rules.turn_order == "rotate" and schedules == {(1, 2, 2, 3, 7)}
 
 
 def test_the_objective_is_that_of_the_field_furthest_beyond_the_band():

@@ -228,7 +228,7 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         holder_may_take=r.laureates_holder_may_take,
         max_budding=int(budding.max()),
         max_legal=max_legal,
-        fr_ladder=layout["gain_setup_ladder"],
+        fr_setup_atp=layout["gain_setup_atp"],
         fr_pick=layout["gain_setup_pick"],
         fr_additional=layout["gain_additional_resource"],
         fr_start_bonus=layout["gain_start_bonus"],

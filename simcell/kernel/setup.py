@@ -275,7 +275,7 @@ def apply_return(st, gt, card):
     set_deck(st, ids, n)
     # 4. starting ATP by seat
     for s in range(gt.players):
-        gain(st, gt, s, ATP, gt.starting_atp[s], gt.fr_ladder)
+        gain(st, gt, s, ATP, gt.starting_atp[s], gt.fr_setup_atp)
     st.g[G_PHASE] = PH_COMBO
     st.g[G_TO_MOVE] = 0
 

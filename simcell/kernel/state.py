@@ -95,7 +95,7 @@ class GameTables(NamedTuple):
     max_budding: int  # largest budding count over the three organelles
     max_legal: int  # bound on the number of legal actions
     # flow row layout (vocabulary.flow_layout)
-    fr_ladder: int
+    fr_setup_atp: int
     fr_pick: int
     fr_additional: int
     fr_start_bonus: int

@@ -92,7 +92,7 @@ def give_starting_atp(state: GameState) -> None:
     """Step 4: starting ATP by seat."""
     for player in state.seats:
         amount = state.game.board.starting_atp[player.seat]
-        got = gain(state, player.seat, ATP, amount, state.row("gain_setup_ladder"))
+        got = gain(state, player.seat, ATP, amount, state.row("gain_setup_atp"))
         state.add_log("starting_atp", player.seat, atp=got)
 
 

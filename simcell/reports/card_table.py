@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simcell.vocabulary import ADDITIONAL_RESOURCE, CARD_TYPES, COMPLETED_TYPES
+from simcell.vocabulary import ADDITIONAL_RESOURCE, CARD_TYPES, CARDS_FILE, COMPLETED_TYPES
 from simcell.reports import cards as cs
 from simcell.reports.data import RunData, SegmentInfo
 from simcell.reports.intervals import (
@@ -31,7 +31,7 @@ COLUMNS = ["policy", "win_share", "final_hp", "dealt_mask", "kept_mask", "bought
 
 
 def card_table(run: RunData) -> pd.DataFrame:
-    path = run.root / "cards.csv"
+    path = run.root / CARDS_FILE
     if not path.is_file():
         raise FileNotFoundError(f"{path} is missing: the run directory predates card analytics")
     return pd.read_csv(path, keep_default_na=False, na_values=[""])

@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from simcell.vocabulary import COMPLETED_TYPES, HP_SOURCES, MIN_PLAYERS
+from simcell.vocabulary import COMPLETED_TYPES, HP_SOURCES, MIN_PLAYERS, RESOLVED_FILE, RUN_FILE
 
 
 class ReportError(Exception):
@@ -40,7 +40,7 @@ class SegmentInfo:
 class RunData:
     def __init__(self, root: Path):
         self.root = Path(root)
-        run = self.root / "run.json"
+        run = self.root / RUN_FILE
         if not run.is_file():
             raise ReportError(f"{self.root} is not a simcell run directory (no run.json)")
         self.meta = json.loads(run.read_text())
@@ -49,7 +49,7 @@ class RunData:
                 f"{self.root}: the run is {self.meta.get('status')!r}, not complete; finish it with "
                 f"simcell run CONFIG --resume {self.root}"
             )
-        self.resolved = json.loads((self.root / "resolved.json").read_text())
+        self.resolved = json.loads((self.root / RESOLVED_FILE).read_text())
         self.cache: dict = {}  # figures several sections share, computed once
         fields = self.resolved["fields"]
         self.segments = []

@@ -1,6 +1,6 @@
 """What the designer tools have measured about the levers a report proposes, read from their
 folders (each tool's plan file and tables/*.csv, as its own report wrote them): `simcell seats`
-(each cause of seat advantage switched off alone, the confirmed ladders), `simcell sweep` (the
+(each cause of seat advantage switched off alone, the confirmed starting-ATP schedules), `simcell sweep` (the
 slope of a swept card's contrast or a swept type's gap per step, and its zero crossing),
 `simcell calibrate` (what one ATP is worth in win share), `simcell probe` (what going for a
 card wins), `simcell ladder` (where the field stands) and `simcell exploit` (how much one player
@@ -30,6 +30,7 @@ from simcell.vocabulary import (
     RUN_FILE,
     SEATS_FILE,
     SWEEP_FILE,
+    TABLES_FOLDER,
 )
 
 TOOL_FILES = {"seats": SEATS_FILE, "sweep": SWEEP_FILE, "calibrate": CALIBRATE_FILE, "probe": PROBE_FILE,
@@ -91,7 +92,7 @@ def find(run: RunData, named: list[Path] = ()) -> Measured:
             if theirs != run.resolved["game"]["content_hash"]:
                 out.skipped.append(f"{folder} measured another game (content hash {theirs[:10]}); not used")
                 continue
-        for csv in sorted((folder / "tables").glob("*.csv")) if (folder / "tables").is_dir() else []:
+        for csv in sorted((folder / TABLES_FOLDER).glob("*.csv")) if (folder / TABLES_FOLDER).is_dir() else []:
             t.tables[csv.stem] = pd.read_csv(csv)
         out.tools.append(t)
     return out
@@ -103,7 +104,7 @@ def _span(v: float, lo: float, hi: float, digits: int = 1, unit: str = " pp") ->
 
 def seat_levers(m: Measured, players: int) -> list[str]:
     """Each seat cause switched off alone, its change of the first seat's win share at this
-    player count (largest first), and the best confirmed ladder's worst seat."""
+    player count (largest first), and the best confirmed starting-ATP schedule's worst seat."""
     out = []
     for t in m.of("seats"):
         c = t.tables.get("seat_causes", pd.DataFrame())
@@ -114,11 +115,11 @@ def seat_levers(m: Measured, players: int) -> list[str]:
             far = after.loc[(after["win_share_pp"] - 100 / players).abs().idxmax()]
             out.append(f"{r.variant}: the first seat {_span(r.diff_pp, r.diff_low, r.diff_high)}, then seat "
                        f"{int(far['seat'])} the furthest from the fair share ({far['win_share_pp'] - 100 / players:+.1f} pp)")
-        ladders = t.tables.get("ladder_confirmed", pd.DataFrame())
-        ladders = ladders[ladders["players"] == players] if len(ladders) else ladders
-        if len(ladders):
-            best = ladders.loc[ladders["distance_pp"].abs().idxmin()]
-            out.append(f"the starting-ATP ladder {best['ladder']}: worst seat ({best['worst seat']}) "
+        schedules = t.tables.get("schedule_confirmed", pd.DataFrame())
+        schedules = schedules[schedules["players"] == players] if len(schedules) else schedules
+        if len(schedules):
+            best = schedules.loc[schedules["distance_pp"].abs().idxmin()]
+            out.append(f"the starting-ATP schedule {best['schedule']}: worst seat ({best['worst seat']}) "
                        f"{_span(best['distance_pp'], best['low'], best['high'])} from the fair share, {best['verdict']}")
         if out:
             out[-1] += f" (`simcell seats`, {t.folder.name})"
@@ -178,9 +179,9 @@ def swept_slope(m: Measured, kind: str, names: set[str], players: int) -> str | 
     return None
 
 
-def rung_sentences(m: Measured, fields: list[tuple[int, str, str]]) -> list[str]:
-    """For each (player count, field, policy) played by one policy: its place on the ladder
-    folder given (`simcell ladder`), never guessed; a policy not on it is said so."""
+def ladder_sentences(m: Measured, fields: list[tuple[int, str, str]]) -> list[str]:
+    """For each (player count, field, policy) played by one policy: its place on the bot ladder
+    of the folder given (`simcell ladder`), never guessed; a policy not on it is said so."""
     out = []
     for t in m.of("ladder"):
         r = t.tables.get("ladder_ratings", pd.DataFrame())
@@ -193,13 +194,20 @@ def rung_sentences(m: Measured, fields: list[tuple[int, str, str]]) -> list[str]
                 parts.append(f"{policy} ({field_name}) is not on it at {p} players")
                 continue
             x = row.iloc[0]
-            strength = ("the reference (0)" if x["strength_low"] == x["strength_high"] == x["strength"] == 0
-                        else _span(x["strength"], x["strength_low"], x["strength_high"], 2, unit=""))
-            parts.append(f"at {p} players {policy} ({field_name}) is rung {int(x['rank'])} of {n}, "
-                         f"strength {strength} against the planner")
+            who = policy if policy == field_name else f"{policy} (the field {field_name})"
+            if x["strength_low"] == x["strength_high"] == x["strength"] == 0:
+                strength = "the ladder's reference, strength 0 by definition"
+            else:
+                strength = (f"strength {_span(x['strength'], x['strength_low'], x['strength_high'], 2, unit='')} "
+                            "against the planner")
+            parts.append(f"at {p} players {who} is the {_ordinal(int(x['rank']))} strongest of {n} ({strength})")
         if parts:
             out.append(f"On the ladder of {date} (`simcell ladder`, {t.folder.name}): " + "; ".join(parts) + ".")
     return out
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def probe_gain(m: Measured, card: str, players: int) -> str | None:

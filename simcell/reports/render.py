@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from simcell.files import write_atomic
+from simcell.vocabulary import TABLES_FOLDER
 
 
 @dataclass
@@ -121,7 +122,7 @@ img{max-height:13cm;object-fit:contain}}
 
 def _table(t: Table, out: Path, md: list[str], body: list[str]) -> Path:
     """Write a table's CSV and add it to the Markdown and HTML bodies; returns the CSV path."""
-    path = out / "tables" / f"{t.name}.csv"
+    path = out / TABLES_FOLDER / f"{t.name}.csv"
     write_atomic(path, t.data.to_csv(index=False, float_format="%.10g", lineterminator="\n").encode())
     if t.csv_only:
         return path

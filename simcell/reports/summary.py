@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from simcell.reports.intervals import jackknife_ratio
-from simcell.vocabulary import HP_SOURCES, WIN_SHARE_SCALE
+from simcell.vocabulary import HP_SOURCES, RUN_FILE, WIN_SHARE_SCALE
 
 
 def _pm(est, scale: float = 1.0, digits: int = 1) -> str:
@@ -20,7 +20,7 @@ def _pm(est, scale: float = 1.0, digits: int = 1) -> str:
 def summary_text(root: Path) -> str:
     """The summary of a complete run directory, as plain text."""
     root = Path(root)
-    meta = json.loads((root / "run.json").read_text())
+    meta = json.loads((root / RUN_FILE).read_text())
     seat = pd.read_parquet(root / "blocks" / "seat.parquet")
     lines = [f"run {root}  ({meta['games']:,} games, seed {meta['seed']}, "
              f"content hash {meta['content_hash'][:16]})",

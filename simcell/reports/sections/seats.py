@@ -22,7 +22,7 @@ def levers(run: RunData) -> pd.DataFrame:
     r, b = run.game["rules"], run.game["board"]
     rows = [
         ("rules.starting_atp", b["starting_atp"],
-         "ATP each seat starts with: a steeper ladder compensates later seats"),
+         "ATP each seat starts with: a steeper schedule compensates later seats"),
         ("overrides.board.goals.first_marker_hp", b["first_marker_hp"],
          "HP of the first marker on a goal card: what taking goals first is worth"),
         ("rules.laureates_holder_may_take", str(r["laureates_holder_may_take"]).lower(),

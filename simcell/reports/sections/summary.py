@@ -18,7 +18,7 @@ from simcell.reports.measured import (
     atp_worth,
     exploit_sentences,
     probe_gain,
-    rung_sentences,
+    ladder_sentences,
     seat_levers,
     swept_slope,
 )
@@ -265,7 +265,7 @@ def changes(tables: dict[str, pd.DataFrame], config: str, measured: Measured | N
         how = ("measured: " + "; ".join(levers) + "." if levers else
                "`rules.laureates_holder_may_take = false`, `rules.turn_order = \"rotate\"`, a "
                "flatter `rules.starting_atp` or fewer `overrides.board.goals.first_marker_hp`; "
-               f"`simcell seats {config}` measures each and searches the ladder.")
+               f"`simcell seats {config}` measures each and searches a starting-ATP schedule.")
         out.append((abs(worst["above_fair_pp"]) + 100,  # the seats first: every game is played from one
                     f"**The seats** (seat {int(worst['seat'])} {worst['above_fair_pp']:+.1f} pp from the "
                     f"fair share at {at(worst)}{size}): {how}"))
@@ -309,8 +309,8 @@ def build(run: RunData, tables: dict[str, pd.DataFrame], bands: dict[str, float]
     played = run_sentence(run)
     sentences = [answer[0].removesuffix(" [Verdicts](#verdicts).") + " " + played] if answer else [played]
     sentences.append(across_skill.sentence(tables.get(across_skill.TABLE)))
-    if measured is not None:  # the field's bot on a measured ladder, when a ladder folder is given
-        sentences += rung_sentences(measured, [(s.players, s.field_name, s.policies[0])
+    if measured is not None:  # the field's place on a bot ladder, when a ladder folder is given
+        sentences += ladder_sentences(measured, [(s.players, s.field_name, s.policies[0])
                                                for s in run.segments if len(set(s.policies)) == 1])
     sentences += seat_sentences(tables.get("seat_advantage", empty), tables.get("seat_hp_sources", empty),
                                 bands["seat_win_share"])

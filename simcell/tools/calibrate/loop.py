@@ -18,10 +18,10 @@ def run_calibrate(config: Path, folder: Path, plays: Plays, *, games: int | None
                   seed: int | None = None) -> Path:
     rc = load_run_config(config)
     base = base_config(config)
-    ladder = list(rc.game.board.starting_atp)
+    schedule = list(rc.game.board.starting_atp)
     variants: list[tuple[str, list]] = [("as-configured", [])]
     for s in range(max(plays.players or rc.players)):
-        plus = ladder.copy()
+        plus = schedule.copy()
         plus[s] += 1
         variants.append((f"seat{s}+1", [(STARTING_ATP, plus)]))
     roots = []

@@ -31,6 +31,7 @@ from simcell.reports.changes import (
     type_changes,
 )
 from simcell.reports.across_skill import changes_across_skill, changes_sentence, marks_for
+from simcell.vocabulary import TABLES_FOLDER
 
 
 def _forest(head: pd.DataFrame, title: str):
@@ -128,7 +129,7 @@ def type_section(types: pd.DataFrame, band: float, marks: list[str] | None = Non
 def terminal_summary(folder: Path) -> str:
     """What `simcell compare` prints: the values changed, the headline figures and card types
     that moved, every type's gap A → B, and the cards that moved, from the report's tables."""
-    t = folder / "tables"
+    t = folder / TABLES_FOLDER
     diffs = pd.read_csv(t / "differences.csv")
     head = pd.read_csv(t / "headline.csv")
     types = pd.read_csv(t / "types.csv")

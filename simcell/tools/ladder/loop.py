@@ -19,8 +19,8 @@ from simcell.vocabulary import LADDER_FILE
 from simcell.tools.ladder.report import build_ladder
 from simcell.tools import Plays, ToolError
 
-# the built-in rungs, weakest first as designed; "balanced" is the planner at the shared
-# defaults, a rung only where the per-count defaults differ (left to --policies); the rollout at
+# the built-in policies, weakest first as designed; "balanced" is the planner at the shared
+# defaults, on the ladder only where the per-count defaults differ (left to --policies); the rollout at
 # two budgets; the oracle on top, which sees the hidden cards (an upper reference)
 DEFAULT_POLICIES = (("random", "greedy", "planner") + tuple(a for a in ARCHETYPES if a != "balanced")
                     + (f"rollout{LABEL_MARK}p2", "rollout", "oracle"))

@@ -1,4 +1,4 @@
-"""`simcell ladder`'s report: each policy's strength at each player count, and which rungs
+"""`simcell ladder`'s report: each policy's strength at each player count, and which neighbours
 separate.
 
 Ratings: Plackett–Luce over the finishing orders. Every game is broken into the pairs of players
@@ -12,7 +12,7 @@ without it); the chance that X finishes above Y is 1 / (1 + exp(strength Y − s
 
 Head to head: in the field "X among Y" (one X, the rest Y, X in every seat in turn), X's win
 share against the fair share, and over both such fields the share of (X, Y) pairs X finishes
-above. Adjacent rungs (by strength) **separate** when the stronger finishes above the weaker in
+above. Neighbours on the ladder (by strength) **separate** when the stronger finishes above the weaker in
 at least SEPARATE of their pairs with a 95% interval that excludes a half."""
 
 from __future__ import annotations
@@ -29,11 +29,12 @@ from simcell.reports.intervals import jackknife_ratio
 from simcell.reports.render import Figure, Report, Section, Table, write_report
 from simcell.reports.style import figure
 from simcell.vocabulary import LADDER_FILE
+from simcell.vocabulary import TABLES_FOLDER
 
-SEPARATE = 0.55  # the stronger rung finishes above the weaker in at least this share of pairs
+SEPARATE = 0.55  # the stronger policy finishes above the weaker in at least this share of pairs
 BOOTSTRAP = 400  # resamples of the blocks
-ALPHA = 0.5  # choix's regularisation, half a pair each way: a rung that never wins stays finite
-ANCHOR = "planner"  # strengths are read against this rung (0) when it is on the ladder
+ALPHA = 0.5  # choix's regularisation, half a pair each way: a policy that never wins stays finite
+ANCHOR = "planner"  # strengths are read against this policy (0) when it is on the ladder
 
 
 def pair_counts(run: RunData, names: list[str]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
@@ -69,7 +70,7 @@ def pair_counts(run: RunData, names: list[str]) -> tuple[np.ndarray, dict[str, n
 
 def strengths(counts: np.ndarray, anchor: int | None = None) -> np.ndarray:
     """Plackett–Luce strengths from a policies x policies pair-count matrix: 0 at the anchor
-    rung (else mean zero)."""
+    policy (else mean zero)."""
     import choix
 
     theta = choix.ilsr_pairwise_dense(counts, alpha=ALPHA)
@@ -102,7 +103,7 @@ def _ahead(counts: np.ndarray, x: int, y: int):
 
 
 def ladder_tables(folder: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(ratings, head to head, adjacent rungs) for every player count of the ladder."""
+    """(ratings, head to head, neighbours) for every player count of the ladder."""
     plan = json.loads((folder / LADDER_FILE).read_text())
     names = plan["policies"]
     ratings, heads, steps = [], [], []
@@ -159,7 +160,7 @@ def _figure(ratings: pd.DataFrame):
 
 
 def sentences(steps: pd.DataFrame) -> list[str]:
-    """Per player count: the rungs from strongest to weakest, and which adjacent ones separate."""
+    """Per player count: the policies from strongest to weakest, and which neighbours separate."""
     out = []
     for p, part in steps.groupby("players", sort=True):
         chain = [part.iloc[0]["stronger"]]
@@ -169,14 +170,14 @@ def sentences(steps: pd.DataFrame) -> list[str]:
         apart = [f"{r.stronger} and {r.weaker} ({interval_text(r.ahead_pct, r.ahead_low, r.ahead_high)}% ahead)"
                  for r in part.itertuples() if not r.separate]
         out.append(f"{p} players: {''.join(chain)}"
-                   + (f"; not separated: {'; '.join(apart)}" if apart else "; every adjacent rung separates")
+                   + (f"; not separated: {'; '.join(apart)}" if apart else "; every two neighbours separate")
                    + ".")
     return out
 
 
 def ladder_sentences(folder: Path) -> list[str]:
-    """What `simcell ladder` prints: the rungs per player count, from the report's table."""
-    steps = pd.read_csv(folder / "tables" / "ladder_steps.csv")
+    """What `simcell ladder` prints: the ladder per player count, from the report's table."""
+    steps = pd.read_csv(folder / TABLES_FOLDER / "ladder_steps.csv")
     return sentences(steps)
 
 
@@ -190,13 +191,13 @@ def build_ladder(folder: Path) -> Path:
         f"distinct policies, {plan['games']:,} games a field on the same deals (seed {plan['seed']}). "
         "Strength: Plackett–Luce over the finishing orders (choix), log-odds against the planner, "
         "95% bootstrap intervals over blocks "
-        f"of games. Adjacent rungs separate (>) when the stronger finishes above the weaker in at least "
+        f"of games. Neighbours on the ladder separate (>) when the stronger finishes above the weaker in at least "
         f"{100 * SEPARATE:.0f}% of their pairs, the interval excluding 50%; ≈ where they do not.")
     sec.text += [f"- {s}" for s in sentences(steps)]
     if "oracle" in plan["policies"]:
         sec.text.append("The oracle plays the rollout's search on the true hidden cards and event "
                         "order, which no player sees: an upper reference for how much the hidden "
-                        "information hides, not a rung a player can reach.")
+                        "information hides, not a place a player can reach.")
     sec.figures.append(Figure("ladder", "Strength by policy and player count", _figure(ratings),
                               "Each policy's Plackett–Luce strength (log-odds against the planner) "
                               "with its 95% bootstrap interval, one colour a player count."))
@@ -206,7 +207,7 @@ def build_ladder(folder: Path) -> Path:
                                                    ratings["strength_low"], ratings["strength_high"])]})[
         ["players", "rank", "policy", "strength (95%)"]].assign(**{
         "finishes above the planner, % (model)": ratings["above_anchor_pct"].round(1)})))
-    sec.tables.append(Table("ladder_steps", "Adjacent rungs: the stronger's share of pairs finished above", steps,
+    sec.tables.append(Table("ladder_steps", "Neighbours on the ladder: the stronger's share of pairs finished above", steps,
                             steps.assign(**{"ahead % (95%)": [interval_text(v, lo, hi) for v, lo, hi in zip(
                                 steps["ahead_pct"], steps["ahead_low"], steps["ahead_high"])],
                                 "separate": np.where(steps["separate"], "yes", "no")})[

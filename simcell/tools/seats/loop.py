@@ -1,7 +1,7 @@
 """`simcell seats`: each cause of seat advantage switched off alone and all together, on the same
-games as the config as it is; then a search for the starting-ATP ladder that brings every seat
-within the band (tools/seats/search.py), screened on the config's seed at a fraction of its games, its
-best ladders confirmed on fresh seeds (a holdout) at the full game count. seats.json lists the
+games as the config as it is; then a search for the starting-ATP schedule (ATP by seat) that
+brings every seat within the band (tools/seats/search.py), screened on the config's seed at a
+fraction of its games, its best schedules confirmed on fresh seeds (a holdout) at the full game count. seats.json lists the
 runs; tools/seats/report.py reads them."""
 
 from __future__ import annotations
@@ -43,25 +43,25 @@ def run_seats(config: Path, folder: Path, plays: Plays, *, games: int | None = N
         start = list(rc.game.board.starting_atp)
         screen = screen_games or max(full // 10, 2000)
 
-        def ladder_of(seats_atp):
+        def schedule_of(seats_atp):
             return list(seats_atp) + start[n_seats:]
 
         def name_of(seats_atp) -> str:
             return "atp=" + "-".join(map(str, seats_atp))
 
         def evaluate(seats_atp) -> float:
-            root = play(name_of(seats_atp), [(STARTING_ATP, ladder_of(seats_atp))], "search", screen, shared)
+            root = play(name_of(seats_atp), [(STARTING_ATP, schedule_of(seats_atp))], "search", screen, shared)
             return worst_seat_pp(RunData(root))
 
-        plays.say(f"searching {trials} starting-ATP ladders on {screen:,} games each")
+        plays.say(f"searching {trials} starting-ATP schedules on {screen:,} games each")
         tried = search_starting_atp(evaluate, tuple(start[:n_seats]), trials, shared)
         fresh = holdout_seed(shared)
         confirmed = []
         for seats_atp, _ in tried[:confirm]:
-            root = play(name_of(seats_atp), [(STARTING_ATP, ladder_of(seats_atp))], "confirm", full, fresh)
-            confirmed.append({"ladder": ladder_of(seats_atp), "run": str(root.relative_to(folder))})
+            root = play(name_of(seats_atp), [(STARTING_ATP, schedule_of(seats_atp))], "confirm", full, fresh)
+            confirmed.append({"schedule": schedule_of(seats_atp), "run": str(root.relative_to(folder))})
         plan["search"] = {"screen_games": screen, "confirm_games": full, "confirm_seed": fresh,
-                          "trials": [{"ladder": ladder_of(t), "objective": v} for t, v in tried],
+                          "trials": [{"schedule": schedule_of(t), "objective": v} for t, v in tried],
                           "confirmed": confirmed}
     (folder / SEATS_FILE).write_text(json.dumps(plan, indent=1))
     return build_seats(folder)

@@ -1,6 +1,6 @@
 """`simcell seats`: why seats differ. Each cause of seat advantage switched off alone (and all
 together) on the same games as the config as it is: every seat's win share under each, with
-the paired difference from the config as it is; then the starting-ATP ladders the search found,
+the paired difference from the config as it is; then the starting-ATP schedules the search found,
 screened on the config's seed and confirmed on fresh seeds before they are reported
 (seats.json lists the runs)."""
 
@@ -67,31 +67,31 @@ def build_seats(folder: Path) -> Path:
     sections = [sec]
     search = plan.get("search")
     if search:
-        s2 = Section("ladder", "A starting-ATP ladder for fair seats")
+        s2 = Section("schedule", "A starting-ATP schedule for fair seats")
         tried = pd.DataFrame(search["trials"])
         confirmed = []
         for c in search["confirmed"]:
             for r in worst_seat(RunData(folder / c["run"])):
-                confirmed.append({"ladder": str(c["ladder"]), **r})
+                confirmed.append({"schedule": str(c["schedule"]), **r})
         conf = pd.DataFrame(confirmed)
-        fair = conf[conf["verdict"] == IN_BAND]["ladder"].unique() if len(conf) else []
+        fair = conf[conf["verdict"] == IN_BAND]["schedule"].unique() if len(conf) else []
         s2.text.append(
-            f"{len(tried)} ladders screened on {search['screen_games']:,} games per player count "
+            f"{len(tried)} schedules screened on {search['screen_games']:,} games per player count "
             f"(seed {runs[0].seed}, the same games for each); the best {len(search['confirmed'])} "
             f"then played again on fresh seeds (seed {search['confirm_seed']}, "
             f"{search['confirm_games']:,} games) before they are reported. "
             + (f"Confirmed in band: {', '.join(fair)}." if len(fair) else
-               "No ladder was confirmed in band: widen the search (--trials) or look at the other "
+               "No schedule was confirmed in band: widen the search (--trials) or look at the other "
                "causes above."))
         if len(conf):
-            s2.tables.append(Table("ladder_confirmed", "Best ladders, confirmed on fresh seeds", conf,
+            s2.tables.append(Table("schedule_confirmed", "Best schedules, confirmed on fresh seeds", conf,
                                    conf.assign(**{"worst seat − fair (95%)": [
                                        interval_text(v, lo, hi, 2, True) for v, lo, hi in
                                        zip(conf["distance_pp"], conf["low"], conf["high"])]})[
-                                       ["ladder", "players", "worst seat", "worst seat − fair (95%)", "verdict"]]))
-        s2.tables.append(Table("ladder_screen", "Every ladder screened", tried,
-                               tried.assign(ladder=tried["ladder"].map(str),
-                                            objective=tried["objective"].round(2))[["ladder", "objective"]],
+                                       ["schedule", "players", "worst seat", "worst seat − fair (95%)", "verdict"]]))
+        s2.tables.append(Table("schedule_screen", "Every schedule screened", tried,
+                               tried.assign(schedule=tried["schedule"].map(str),
+                                            objective=tried["objective"].round(2))[["schedule", "objective"]],
                                note="Objective: the largest distance of a seat's win share from the "
                                     "fair share (pp) over the player counts, on the screening games.",
                                collapsed=True))

@@ -1,5 +1,5 @@
 """Tune's board and rules stage: the whole-number board values a `[tune] board` list names (the
-starting-ATP ladder, goal HP, slot prices: each entry of a list its own value), within ±range of
+starting-ATP schedule, goal HP, slot prices: each entry of a list its own value), within ±range of
 their values, and the rule switches `[tune] rules` names (both ways of a yes/no switch, every word
 of a word switch, a whole number within ±range), searched for the seats' target (every seat's
 win share within the band; the objective is the worst seat's distance from the fair share over

@@ -50,6 +50,7 @@ from simcell.config.rungs import missing_counts, rung_field, same_as_field
 from simcell.tools import Plays, ToolError, holdout_seed
 from simcell.tools.compare.loop import run_compare
 from simcell.tools.tune.board import search_board
+from simcell.vocabulary import RESOLVED_FILE
 
 RESPONSE_STEP = 2  # units a response run moves a card by (a larger signal than 1 at equal noise)
 MIN_RESPONSE_RUNS, MAX_RESPONSE_RUNS = 2, 6  # response runs per field
@@ -389,7 +390,7 @@ def run_tune(config: Path, folder: Path, plays: Plays, space: TuneSpace, *, seed
 def _set_aside(root: Path, tuned_config: Path, plays: Plays) -> None:
     """A holdout run of another tuned set (a tune run again in its folder proposing other values)
     is renamed beside it, neither resumed with the new set's games nor lost."""
-    resolved = root / "resolved.json"
+    resolved = root / RESOLVED_FILE
     if not resolved.is_file():
         return
     was = json.loads(resolved.read_text())["game"]["content_hash"]
