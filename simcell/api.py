@@ -287,6 +287,7 @@ def play(config: str | Path, *, out: str | Path | None = None, games: int | None
     config = Path(config)
     if resume is not None and (out is not None or force):
         raise SimcellError("resume continues a directory; it takes no out or force")
+    _check_rungs(rungs)
     opts = RunOptions(games=games, seed=seed, players=tuple(players) if players else None,
                       out=Path(out) if out is not None else None, workers=workers, force=force,
                       resume=Path(resume) if resume is not None else None, dask=dask,
@@ -303,6 +304,15 @@ def play(config: str | Path, *, out: str | Path | None = None, games: int | None
     folder = _report(outcome.root, [Path(m) for m in measured], config=config) if report else None
     return Played(outcome.root, folder, outcome.games_played, outcome.seconds,
                   outcome.prepare_seconds)
+
+
+def _check_rungs(rungs: bool | Sequence[str]) -> None:
+    """Rungs named instead of the config's are checked before any game is played."""
+    if not isinstance(rungs, bool):
+        from simcell.config.rungs import named_rungs
+
+        with _one_line():
+            named_rungs(list(rungs))
 
 
 def report(run_dir: str | Path, out: str | Path | None = None,
@@ -412,6 +422,7 @@ def compare(a: str | Path, b: str | Path, out: str | Path | None = None, *,
     from simcell.tools.compare import default_folder, run_compare
 
     a, b = Path(a), Path(b)
+    _check_rungs(rungs)
     folder = Path(out) if out is not None else default_folder(a, b)
     return _tool(lambda p: run_compare(a, b, folder, p, games=games, seed=seed, unpaired=unpaired,
                                        rungs=rungs,
@@ -430,6 +441,7 @@ def sweep(config: str | Path, settings: Sequence[str] = (), out: str | Path | No
     from simcell.tools.sweep import run_sweep
 
     config = Path(config)
+    _check_rungs(rungs)
     folder = _folder(out, f"sweep-{config.stem}")
     return _tool(lambda p: run_sweep(config, list(settings), folder, p, games=games, seed=seed,
                                      calibration=Path(calibration) if calibration else None,

@@ -134,3 +134,66 @@ def test_sweep_marks_its_end_to_end_change_across_skill(tmp_path):
     insulin = skill.set_index("figure").loc["Insulin: against its type"]
     assert insulin["planner_difference"] > 0  # 4 HP more: the card is worth more to the planner
     assert "From the first variant to the last, across skill (planner, random" in (out / "report.md").read_text()
+
+
+def test_games_to_settle_scale_with_the_interval_and_stop_at_the_edge():
+    from simcell.reports.across_skill import EDGE_HALF_WIDTH, games_to_settle
+    from simcell.reports.intervals import Estimate
+
+    def est(value, half):
+        return Estimate(value, half / 1.96, 0, bounds=(value - half, value + half))
+
+    # 2.5 pp from zero against a 1 pp band, half width 2: 1.5 from the edge, (2 / 1.5)^2 the games
+    assert games_to_settle(est(2.5, 2.0), 1.0, 5000) == pytest.approx(5000 * (2.0 / 1.5) ** 2)
+    assert games_to_settle(est(0.2, 1.0), 1.0, 1000) == pytest.approx(1000 * (1.0 / 0.8) ** 2)
+    # already precise to half a pp yet undecided: the figure sits on the band's edge
+    assert games_to_settle(est(1.1, EDGE_HALF_WIDTH * 0.9), 1.0, 10**6) == float("inf")
+    assert games_to_settle(est(1.0, 2.0), 1.0, 5000) == float("inf")
+
+
+def test_a_rung_that_plays_the_runs_own_field_is_not_replayed(tmp_path):
+    """At 4 players `simcell fit` moved no worth of the planner: the fitted rung is the run's own
+    field there. It is not played; the plan and the report say so, and its verdicts are the run's."""
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG.format(games=800, report='rungs = ["planner", "fitted"]\nblocks = 50')
+                      .replace("players = 2", "players = 4"))
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, ["run", str(config), "-o", str(out), "--workers", "1", "--quiet"])
+    assert result.exit_code == 0, result.output
+    plan = json.loads((out / "rungs" / "rungs.json").read_text())
+    fitted = [r for r in plan["rungs"] if r["rung"] == "fitted"]
+    assert fitted == [{"rung": "fitted", "run": ".", "players": [4], "games": 800, "identical": True}]
+    assert not (out / "rungs" / "fitted").exists()
+    md = (out / "report" / "report.md").read_text()
+    assert "fitted at 4 players plays the run's own field, worth for worth" in md
+    df = pd.read_csv(out / "report" / "tables" / "across_skill.csv")
+    assert (df["planner_value"] == df["fitted_value"]).all()
+
+
+def test_rungs_named_on_the_command_line_replace_the_configs(tmp_path):
+    out = _run(tmp_path, 'rungs = ["planner", "fitted", "rollout"]\nrung_games = 6000', "--rungs",
+               "planner,random", "--quiet")
+    plan = json.loads((out / "rungs" / "rungs.json").read_text())
+    assert [r["rung"] for r in plan["rungs"]] == ["planner", "random"]
+    config = tmp_path / "c.toml"
+    bad = CliRunner().invoke(app, ["run", str(config), "-o", str(tmp_path / "x"), "--rungs", "planer"])
+    assert bad.exit_code == 2 and "did you mean 'planner'" in bad.output
+    assert len(bad.output.strip().splitlines()) == 1
+    both = CliRunner().invoke(app, ["run", str(config), "-o", str(tmp_path / "y"), "--rungs", "random",
+                                    "--no-rungs"])
+    assert both.exit_code == 2 and "give one" in both.output
+
+
+def test_an_inconclusive_verdict_says_what_would_settle_it(tmp_path):
+    """A short random rung leaves verdicts undecided: each says how many more games of the rung
+    (and about how long) would settle it, or that it sits on the band's edge."""
+    out = _run(tmp_path, 'rungs = ["planner", "random"]\nrung_games = 300', "--quiet")
+    df = pd.read_csv(out / "report" / "tables" / "across_skill.csv")
+    undecided = df[df["across_skill"] == INCONCLUSIVE]
+    assert len(undecided) > 0
+    for _, r in undecided.iterrows():
+        assert "random ~" in r["to_settle"] or "band's edge" in r["to_settle"], r["to_settle"]
+    settled = df[df["across_skill"] != INCONCLUSIVE]
+    assert settled["to_settle"].isna().all() or (settled["to_settle"].fillna("") == "").all()
+    md = (out / "report" / "report.md").read_text()
+    assert "What is left: each inconclusive verdict" in md

@@ -8,7 +8,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from simcell.policies.registry import BUILTIN_POLICIES, KERNEL_ROLLOUT
+from simcell.policies.registry import BUILTIN_POLICIES, KERNEL_ROLLOUT, builtin
 
 FITTED = "fitted"
 RUNGS = tuple(BUILTIN_POLICIES) + (FITTED,)  # random: the floor, where no skill is played
@@ -61,3 +61,34 @@ def named_rungs(names: list[str], option: str = "--rungs") -> tuple[str, ...]:
     if len(set(names)) != len(names):
         raise ConfigError(None, option, f"a rung is named twice: {', '.join(names)}")
     return tuple(names)
+
+
+def _worths(policy: str, given: dict[str, float], players: int) -> dict[str, float] | None:
+    try:
+        return builtin(policy).defaults_at(players) | given
+    except KeyError:  # a user policy: its worths are its own
+        return None
+
+
+def identical_counts(rung: str, field, players) -> list[int]:
+    """The player counts at which this rung plays exactly the run's field: the same built-in
+    policy with the same worths at that count (the fitted rung at a count where `simcell fit`
+    moved no worth is the planner there). Such a count is not replayed: the run is the rung."""
+    if field.policy is None or is_search(rung) or same_as_field(rung, field):
+        return []
+    spec = rung_field(rung)
+    out = []
+    for p in players:
+        mine = _worths(field.policy, field.params_for(p).get(field.policy, {}), p)
+        given = {}
+        if spec.get("fitted"):
+            from simcell.config.fitted import read_fitted
+
+            fitted = read_fitted(Path(spec["fitted"][spec["policy"]]))
+            given = fitted.params.get(p, {})
+        theirs = _worths(spec["policy"], given, p)
+        if (mine is not None and theirs is not None and spec["policy"] == field.policy
+                and mine.keys() == theirs.keys()
+                and all(abs(mine[k] - theirs[k]) <= 1e-9 for k in mine)):
+            out.append(p)
+    return out

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 
 from simcell.reports.card_table import card_table, card_verdict, segment_cards, segment_types
@@ -51,27 +52,75 @@ def _segment(run: RunData, players: int) -> SegmentInfo | None:
     return next((s for s in run.segments if s.players == players and s.field == 0), None)
 
 
-def _figures(run: RunData, seg: SegmentInfo, cards: list[str]) -> dict[str, tuple[Estimate | None, str]]:
-    """figure label -> (estimate, verdict) in one run's segment."""
+EDGE_HALF_WIDTH = 0.5  # pp: an undecided verdict this precise sits on its band's edge
+
+
+def _figures(run: RunData, seg: SegmentInfo, cards: list[str]) -> dict[str, tuple[Estimate, str, float]]:
+    """figure label -> (estimate, verdict, band) in one run's segment."""
     p = seg.players
     band = run.seat_band(p)
     bands = run.resolved["report"]["bands"]
+    type_band, card_band = float(bands.get("card_type_pp", 1.0)), float(bands["card_open_hand_pp"])
     out = {}
     f = seat_figures(run, seg, band)
     for s in range(p):
         e = f.win_single[s].scaled(100, -100 / p)
-        out[f"{seat_name(s)} win share − fair share, pp"] = (e, _signed(verdict(e, band), e.value))
-    types = segment_types(run, seg, float(bands.get("card_type_pp", 1.0)))
+        out[f"{seat_name(s)} win share − fair share, pp"] = (e, _signed(verdict(e, band), e.value), band)
+    types = segment_types(run, seg, type_band)
     for _, t in types.iterrows():
         e = Estimate(t["gap_pp"], t["gap_pp_se"], 0, bounds=(t["gap_pp_low"], t["gap_pp_high"]))
-        out[f"{CARD_TYPE_LABELS.get(t['type'], pretty(t['type']))} − average card, pp"] = (e, _signed(t["verdict"], t["gap_pp"]))
-    c = segment_cards(run, seg, float(bands["card_open_hand_pp"]))
-    c = c.assign(verdict=card_verdict(c, float(bands["card_open_hand_pp"])))
+        out[f"{CARD_TYPE_LABELS.get(t['type'], pretty(t['type']))} − average card, pp"] = (
+            e, _signed(t["verdict"], t["gap_pp"]), type_band)
+    c = segment_cards(run, seg, card_band)
+    c = c.assign(verdict=card_verdict(c, card_band))
     for _, row in c[c["name"].isin(cards)].iterrows():
         e = Estimate(row["contrast_pp"], row["contrast_pp_se"], 0,
                      bounds=(row["contrast_pp_low"], row["contrast_pp_high"]))
-        out[f"{row['name']} against its type, pp"] = (e, _signed(row["verdict"], row["contrast_pp"]))
+        out[f"{row['name']} against its type, pp"] = (e, _signed(row["verdict"], row["contrast_pp"]), card_band)
     return out
+
+
+def games_to_settle(e: Estimate, band: float, games: int) -> float:
+    """Games (at this player count, in all) after which a figure like this one would be settled
+    against its band: its 95% interval narrower than its distance from the band's edge, which
+    shrinks as 1/sqrt(games). inf when it sits on the edge: its interval already narrower than
+    2 x EDGE_HALF_WIDTH, or its value on the edge itself."""
+    half = (e.high - e.low) / 2
+    distance = abs(abs(e.value) - band)
+    if not np.isfinite(half) or half < EDGE_HALF_WIDTH or distance <= 0:
+        return float("inf")
+    return games * (half / distance) ** 2
+
+
+def _left_to_settle(row: dict, by_rung: dict, label: str, games: dict[str, tuple[int, float]]) -> str:
+    """For an inconclusive verdict: each undecided rung's games (and minutes) to settle it, or
+    that it sits on the band's edge."""
+    parts, edge = [], []
+    for rung, figs in by_rung.items():
+        e, v, band = figs[label]
+        if v != INCONCLUSIVE:
+            continue
+        n, seconds = games[rung]
+        need = games_to_settle(e, band, n)
+        row[f"{rung}_games_to_settle"] = need
+        if not np.isfinite(need):
+            edge.append(rung)
+        else:
+            more = max(need - n, 0.0)
+            minutes = more * seconds / n / 60 if n and seconds else float("nan")
+            parts.append(f"{rung} ~{_round(more)} more games" + (f" (~{_minutes(minutes)})" if minutes == minutes else ""))
+    if edge:
+        parts.append(f"on the band's edge under {', '.join(edge)} (no number of games settles it)")
+    return "; ".join(parts)
+
+
+def _round(n: float) -> str:
+    digits = max(0, len(str(int(n))) - 2)
+    return f"{int(round(n, -digits)):,}"
+
+
+def _minutes(m: float) -> str:
+    return f"{m * 60:.0f} s" if m < 1 else f"{m:.0f} min" if m < 120 else f"{m / 60:.0f} h"
 
 
 def plan_of(run: RunData) -> dict | None:
@@ -91,7 +140,7 @@ def rows(run: RunData) -> tuple[pd.DataFrame, dict | None]:
             continue
         flagged = segment_cards(run, seg, card_band)
         flagged = list(flagged.loc[flagged["flagged"], "name"])
-        by_rung = {}
+        by_rung, games = {}, {}
         for r in plan["rungs"]:
             if seg.players not in r["players"]:
                 continue
@@ -100,26 +149,41 @@ def rows(run: RunData) -> tuple[pd.DataFrame, dict | None]:
             if rseg is None:
                 raise ReportError(f"{run.root / r['run']}: no {seg.players}-player games of the rung {r['rung']}")
             by_rung[r["rung"]] = _figures(rung_run, rseg, flagged)
+            # the rung's games at this count and its seconds a count (the run's own: its play time)
+            seconds = r.get("seconds") or _seconds_of(rung_run)
+            games[r["rung"]] = (rseg.games, seconds / max(len(r["players"]), 1))
         if len(by_rung) < 2:
             continue
         for label in next(iter(by_rung.values())):
             row = {"players": seg.players, "figure": label}
             verdicts = {}
             for rung, figs in by_rung.items():
-                e, v = figs[label]
+                e, v, _band = figs[label]
                 row[f"{rung}_value"], row[f"{rung}_low"], row[f"{rung}_high"] = e.value, e.low, e.high
                 row[f"{rung}_verdict"] = verdicts[rung] = v
             row["across_skill"], row["how"] = mark(verdicts)
+            row["to_settle"] = (_left_to_settle(row, by_rung, label, games)
+                                if row["across_skill"] == INCONCLUSIVE else "")
             out.append(row)
     return pd.DataFrame(out), plan
+
+
+def _seconds_of(run: RunData) -> float:
+    return float(sum(i.get("seconds", 0.0) for i in run.meta.get("invocations", [])))
 
 
 def cost_text(plan: dict) -> str:
     played = [r for r in plan["rungs"] if r["run"] != "."]
     games = sum(r["games"] * len(r["players"]) for r in played)
     secs = sum(r.get("seconds", 0.0) for r in played)
-    return (f"the rungs played {games:,} games in {secs:.0f} s (" + ", ".join(
+    text = (f"the rungs played {games:,} games in {secs:.0f} s (" + ", ".join(
         f"{r['rung']} {r['games']:,} a count" for r in played) + ")") if played else "no game beyond the run's"
+    same = [r for r in plan["rungs"] if r.get("identical")]
+    if same:
+        text += "; " + "; ".join(
+            f"{r['rung']} at {', '.join(map(str, r['players']))} players plays the run's own field, "
+            "worth for worth: its verdicts there are the run's, not replayed" for r in same)
+    return text
 
 
 def verdict_word(v: str) -> str:
@@ -140,6 +204,14 @@ def sentence(df: pd.DataFrame | None) -> str:
     if len(dep):
         shown = [f"{r['figure'].split(',')[0]} at {r['players']} players ({r['how']})" for _, r in dep.head(3).iterrows()]
         text += ": " + "; ".join(shown) + ("; …" if len(dep) > 3 else "")
+    undecided = df[df["across_skill"] == INCONCLUSIVE] if "to_settle" in df else df.iloc[:0]
+    if len(undecided):
+        edge = int(undecided["to_settle"].str.contains("band's edge").sum())
+        need = [c for c in df.columns if c.endswith("_games_to_settle")]
+        worst = {c.removesuffix("_games_to_settle"): undecided[c].replace(np.inf, np.nan).max() for c in need}
+        worst = {r: g for r, g in worst.items() if g == g}
+        text += (f" ({edge} on the band's edge" + ("; the rest settle at about " + ", ".join(
+            f"{_round(g)} {r} games a count" for r, g in worst.items()) if worst else "") + ")")
     return text + ". [Verdicts across skill](#skill)."
 
 

@@ -53,6 +53,19 @@ class CardSums:
     acquired: np.ndarray  # players who kept or bought it
     completed: np.ndarray  # ... and completed it
     head: pd.DataFrame  # the first cs.ASSOCIATION_GAMES games' rows
+    # for the seat-adjusted effects (cards.seat_adjusted): blocks x 64 x P, each card's sum over
+    # the games that dealt it of (dealt player at seat s) − (others at seat s)/(P − 1); blocks x
+    # P x (win share, final HP) summed by seat; games per block
+    seat_open: np.ndarray | None = None
+    seat_values: np.ndarray | None = None
+    games: np.ndarray | None = None
+
+    def numerators(self, column: int) -> cs.Numerators:
+        """The opening-hand numerators of a value (0 win share, 1 final HP), seat-adjusted."""
+        if self.seat_open is None:
+            return cs.Numerators.plain(self.opening[..., column])
+        return cs.seat_adjusted(self.opening[..., column], self.seat_open,
+                                self.seat_values[..., column], self.games)
 
 
 def card_sums(run: RunData, seg: SegmentInfo) -> CardSums:
@@ -68,6 +81,7 @@ def _sum_cards(run: RunData, seg: SegmentInfo) -> CardSums:
     p, k = seg.players, seg.blocks
     opening, dealt_n = np.zeros((k, 64, 2)), np.zeros((k, 64))
     kept_n, acquired_n, completed_n = np.zeros((k, 64)), np.zeros((k, 64)), np.zeros((k, 64))
+    seat_open, seat_values, games = np.zeros((k, 64, p)), np.zeros((k, p, 2)), np.zeros(k)
     head, head_rows = [], 0
     for df in run.record_parts("players", seg, COLUMNS):
         starts = cs.block_starts(np.repeat(run.block_of_games(seg, df["game"].to_numpy()[::p]), p), k)
@@ -77,12 +91,33 @@ def _sum_cards(run: RunData, seg: SegmentInfo) -> CardSums:
         kept_n += part[2]
         acquired_n += part[3]
         completed_n += part[4]
+        by_seat = seat_part_sums(df, p, starts)
+        seat_open += by_seat[0]
+        seat_values += by_seat[1]
+        games += by_seat[2]
         if head_rows < cs.ASSOCIATION_GAMES * p:
             head.append(df)
             head_rows += len(df)
     head_df = pd.concat(head, ignore_index=True) if head else pd.DataFrame(columns=["game", "seat"] + COLUMNS)
     return CardSums(opening, dealt_n, kept_n, acquired_n, completed_n,
-                     head_df.iloc[: cs.ASSOCIATION_GAMES * p])
+                    head_df.iloc[: cs.ASSOCIATION_GAMES * p], seat_open, seat_values, games)
+
+
+def seat_part_sums(df: pd.DataFrame, p: int, starts: np.ndarray) -> tuple[np.ndarray, ...]:
+    """One part of player records, per block: each card's sum over the games that dealt it of
+    (dealt player at seat s) − (others at seat s)/(P − 1) (blocks x 64 x P), the win share and
+    final HP summed by seat (blocks x P x 2), and the games."""
+    seat = df["seat"].to_numpy()
+    onehot = (seat[:, None] == np.arange(p)[None, :]).astype(np.float64)
+    seat_open, _ = cs.opening_hand_sums(df["dealt_mask"].to_numpy(), onehot, p, starts)
+    values = np.stack([df["win_share"].to_numpy(np.float64), df["final_hp"].to_numpy(np.float64)], axis=1)
+    k = len(starts) - 1
+    by_seat, games = np.zeros((k, p, 2)), np.zeros(k)
+    for b in range(k):
+        rows = slice(starts[b], starts[b + 1])
+        by_seat[b] = onehot[rows].T @ values[rows]
+        games[b] = (starts[b + 1] - starts[b]) / p
+    return seat_open, by_seat, games
 
 
 def card_part_sums(df: pd.DataFrame, p: int, starts: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -128,8 +163,9 @@ def segment_cards(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFram
     types = cards["type"].to_numpy()
     p = seg.players
     sums = card_sums(run, seg)
-    win = cs.card_effects(sums.opening[..., 0], sums.dealt, ids, types)
-    hp = cs.card_effects(sums.opening[..., 1], sums.dealt, ids, types)
+    win = cs.card_effects(sums.numerators(0), sums.dealt, ids, types)
+    hp = cs.card_effects(sums.numerators(1), sums.dealt, ids, types)
+    plain = cs.card_effects(sums.opening[..., 0], sums.dealt, ids, types)
     pp = 100.0
     sc = cs.screen(win.contrast * pp, win.contrast_se * pp, win.df, band_pp)
     shrunk = cs.shrink(win.effect * pp, win.effect_se * pp, types)
@@ -152,6 +188,9 @@ def segment_cards(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFram
         "contrast_pp": win.contrast * pp, "contrast_pp_low": (win.contrast - tq * win.contrast_se) * pp,
         "contrast_pp_high": (win.contrast + tq * win.contrast_se) * pp, "contrast_pp_se": win.contrast_se * pp,
         "contrast_sim_low": sc.sim_low, "contrast_sim_high": sc.sim_high,
+        # the same without the seat adjustment, and how much variance the adjustment removed
+        "contrast_pp_plain": plain.contrast * pp, "contrast_pp_plain_se": plain.contrast_se * pp,
+        "contrast_variance_ratio": (plain.contrast_se / win.contrast_se) ** 2,
         "p_value": sc.p_value, "q_value": sc.q_value, "flagged": sc.flagged,
         "shrunk_open_hand_win_pp": shrunk, "rank_low": rlo, "rank_high": rhi,
         "keep_rate": [e.value for e in keep], "keep_rate_low": [e.low for e in keep],
@@ -188,7 +227,7 @@ def segment_types(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFram
     """One row per card type of a segment (type_table)."""
     cards = card_table(run)
     sums = card_sums(run, seg)
-    t = cs.type_effects(sums.opening[..., 0], sums.dealt, cards["id"].to_numpy(), cards["type"].to_numpy())
+    t = cs.type_effects(sums.numerators(0), sums.dealt, cards["id"].to_numpy(), cards["type"].to_numpy())
     return type_table(t, band_pp).assign(players=seg.players, field=seg.field_name)[
         ["players", "field"] + TYPE_COLUMNS]
 

@@ -106,21 +106,72 @@ def _effects(n: np.ndarray, d: np.ndarray) -> np.ndarray:
         return n / d
 
 
-def _by_block(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray):
+@dataclass
+class Numerators:
+    """A per-card numerator summed over the run (64) and with each block left out (blocks x 64):
+    plain sums (`plain`), or sums less a control variate (`seat_adjusted`), whose left-out
+    totals are not the total less one block."""
+
+    total: np.ndarray
+    left: np.ndarray
+
+    @classmethod
+    def plain(cls, num: np.ndarray) -> Numerators:
+        num = np.asarray(num, np.float64)
+        total = num.sum(axis=0)
+        return cls(total, total[None, :] - num)
+
+
+def seat_adjusted(num: np.ndarray, seat_open: np.ndarray, seat_values: np.ndarray,
+                  seat_games: np.ndarray) -> Numerators:
+    """The opening-hand numerators less the part the seats explain, cross-fitted (docs/method.md
+    §4): each game's (dealt player − the others) less (f(dealt player's seat) − the others'
+    mean f), f(s) the mean value at seat s in the *other* half of the blocks (even and odd
+    blocks: other games, other seeds). The dealt player's seat is uniform whatever the card, so
+    the subtracted part has mean zero for any f fixed apart from the games it adjusts: the
+    estimate stays unbiased and loses the variance of the seats. Inputs per block:
+    `num` (k x 64) the plain sums, `seat_open` (k x 64 x P) each card's sum over the games that
+    dealt it of (dealt player at seat s) − (others at seat s)/(P − 1), `seat_values` (k x P) the
+    value summed by seat, `seat_games` (k) the games. Left-out totals refit f without the block."""
+    num = np.asarray(num, np.float64)
+    k = num.shape[0]
+    fold = np.arange(k) % 2
+    sv, sg = np.asarray(seat_values, np.float64), np.asarray(seat_games, np.float64)
+    if k < 4 or min(sg[fold == 0].sum(), sg[fold == 1].sum()) <= 0:
+        return Numerators.plain(num)  # too few blocks for two folds: nothing to fit f on
+    sum_v = np.stack([sv[fold == f].sum(axis=0) for f in (0, 1)])  # 2 x P
+    sum_g = np.array([sg[fold == f].sum() for f in (0, 1)])
+    f = sum_v / sum_g[:, None]  # f[F]: seat means of fold F
+    open_by_fold = np.stack([seat_open[fold == F].sum(axis=0) for F in (0, 1)])  # 2 x 64 x P
+    # a block of fold F is adjusted by the other fold's f
+    adjusted = num - np.einsum("kcs,ks->kc", seat_open, f[1 - fold])
+    total = adjusted.sum(axis=0)
+    # leaving block b out also refits its own fold's f, which adjusts the other fold
+    f_left = (sum_v[fold] - sv) / np.maximum(sum_g[fold] - sg, 1e-300)[:, None]  # k x P
+    other = open_by_fold[1 - fold]  # k x 64 x P: the fold that f_fold(b) adjusts
+    shift = np.einsum("kcs,ks->kc", other, f_left - f[fold])
+    left = total[None, :] - adjusted - shift
+    return Numerators(total, left)
+
+
+def _by_block(num: np.ndarray | Numerators, den: np.ndarray, card_ids: np.ndarray):
     """Per-card effects of the whole run and with each block left out (k x cards), from the
     blocks that dealt any card."""
-    num, den = num[:, card_ids], den[:, card_ids]
-    used = den.sum(axis=1) > 0
-    num, den = num[used], den[used]
-    total_n, total_d = num.sum(axis=0), den.sum(axis=0)
-    left = _effects(total_n[None, :] - num, total_d[None, :] - den)
+    n = num if isinstance(num, Numerators) else Numerators.plain(num)
+    den = np.asarray(den, np.float64)
+    used = den[:, card_ids].sum(axis=1) > 0
+    total_n, left_n = n.total[card_ids], n.left[used][:, card_ids]
+    d = den[used][:, card_ids]
+    total_d = d.sum(axis=0)
+    left = _effects(left_n, total_d[None, :] - d)
     return _effects(total_n, total_d), left, total_d
 
 
-def card_effects(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray,
+def card_effects(num: np.ndarray | Numerators, den: np.ndarray, card_ids: np.ndarray,
                  card_types: np.ndarray) -> CardEffects:
     """Opening-hand effects and within-type contrasts of the cards `card_ids`, from per-block
-    sums (opening_hand_sums), with their delete-a-block jackknife."""
+    sums (opening_hand_sums; or their seat-adjusted Numerators), with their delete-a-block
+    jackknife."""
     est, left, dealt = _by_block(num, den, card_ids)
 
     def contrasts(e):
@@ -150,7 +201,7 @@ class TypeEffects:
     df: int
 
 
-def type_effects(num: np.ndarray, den: np.ndarray, card_ids: np.ndarray,
+def type_effects(num: np.ndarray | Numerators, den: np.ndarray, card_ids: np.ndarray,
                  card_types: np.ndarray) -> TypeEffects:
     """Each type's mean card effect minus the all-card mean (cards weigh equally, as a designer
     counts them), from the same per-block sums as card_effects."""

@@ -18,7 +18,7 @@ from simcell.reports import cards as cs
 from simcell.reports.card_table import card_sums
 from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
 from simcell.reports.estimates import BlockSums
-from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, Estimate, verdict
+from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, Estimate, verdict, watched_t
 from simcell.reports.paired import Difference, Sums, difference, jackknife_many, moved
 from simcell.reports.units import in_atp
 
@@ -166,7 +166,8 @@ def game_differences(a: RunData, b: RunData) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["what", "name", "field", "A", "B"])
 
 
-def headline_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, bands: dict) -> pd.DataFrame:
+def headline_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, bands: dict,
+                     looks: int = 1) -> pd.DataFrame:
     p = seg.players
     rows = []
 
@@ -181,19 +182,20 @@ def headline_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, bands: 
 
     seats = [("seat 0 (first player)" if s == 0 else f"seat {s}") for s in range(p)]
     add([f"{s}: win share" for s in seats],
-        difference(lambda t: ratio(t["seat_win"], t["seat_rows"]), sa, sb, paired), 100,
+        difference(lambda t: ratio(t["seat_win"], t["seat_rows"]), sa, sb, paired, looks), 100,
         bands["seat_win_share_pp"], "pp")
     add([f"{s}: HP above the table mean" for s in seats],
-        difference(lambda t: ratio(t["seat_above"], t["seat_rows"]), sa, sb, paired), 1,
+        difference(lambda t: ratio(t["seat_above"], t["seat_rows"]), sa, sb, paired, looks), 1,
         bands["hp_above_table"], "HP")
     add(["winning HP", "margin of victory", "tie rate"],
         difference(lambda t: np.array([t["winning_hp"], t["margin"], t["tie"] * 100]) / t["games"],
-                   sa, sb, paired), 1, None, "HP, HP, %")
+                   sa, sb, paired, looks), 1, None, "HP, HP, %")
     return pd.DataFrame(rows)
 
 
-def source_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool) -> pd.DataFrame:
-    d = difference(lambda t: np.array([t[c] for c in HP_SOURCE_COLUMNS]) / t["games"], sa, sb, paired)
+def source_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, looks: int = 1) -> pd.DataFrame:
+    d = difference(lambda t: np.array([t[c] for c in HP_SOURCE_COLUMNS]) / t["games"], sa, sb, paired,
+                   looks)
     lo, hi = d.bounds()
     return pd.DataFrame({"players": seg.players, "field": seg.field_name,
                          "source": [c[3:] for c in HP_SOURCE_COLUMNS], "A": d.a, "B": d.b,
@@ -201,7 +203,7 @@ def source_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool) -> pd.Dat
 
 
 def card_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, cards: pd.DataFrame,
-           band: float) -> pd.DataFrame:
+                 band: float, looks: int = 1) -> pd.DataFrame:
     ids, types = cards["id"].to_numpy(), cards["type"].to_numpy()
 
     def contrast(effect):
@@ -218,7 +220,7 @@ def card_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, cards: pd.D
         return np.concatenate([effect, contrast(effect), ratio(t["bought"][ids], t["exposed"][ids]) * 100,
                                ratio(t["completed"][ids], t["acquired"][ids]) * 100])
 
-    d = difference(figures, sa, sb, paired)
+    d = difference(figures, sa, sb, paired, looks)
     lo, hi = d.bounds()
     n = len(ids)
     out = pd.DataFrame({"players": seg.players, "field": seg.field_name, "card": ids,
@@ -231,7 +233,7 @@ def card_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, cards: pd.D
     # where each card's contrast lies in A and in B against the band, each with its own interval
     for side, sums in (("A", sa), ("B", sb)):
         value, se, df = jackknife_many(lambda ts: figures(ts[0])[n:2 * n], [sums])
-        est = [Estimate(float(v), float(e), df) for v, e in zip(value, se)]
+        est = side_estimates(value, se, df, looks if side == "B" else 1)
         out[f"contrast_pp_low_{side}"] = [e.low for e in est]
         out[f"contrast_pp_high_{side}"] = [e.high for e in est]
         out[f"verdict_{side}"] = [verdict(e, band) for e in est]
@@ -257,7 +259,7 @@ def type_gaps(t: dict[str, np.ndarray], ids: np.ndarray, types: np.ndarray, name
 
 
 def type_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, cards: pd.DataFrame,
-                 band: float) -> pd.DataFrame:
+                 band: float, looks: int = 1) -> pd.DataFrame:
     """Each card type's gap against the average card in A and in B (each with its own interval
     and verdict against the band `card_type_pp`) and the difference B − A with its interval. A
     type **moved** when that interval lies wholly outside the band."""
@@ -267,7 +269,7 @@ def type_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, cards: pd.D
     def gaps(t):
         return type_gaps(t, ids, types, names)
 
-    d = difference(gaps, sa, sb, paired)
+    d = difference(gaps, sa, sb, paired, looks)
     lo, hi = d.bounds()
     out = pd.DataFrame({"players": seg.players, "field": seg.field_name, "type": names,
                         "gap_pp_A": d.a, "gap_pp_B": d.b, "gap_pp_diff": d.diff,
@@ -275,11 +277,20 @@ def type_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, cards: pd.D
                         "moved": moved(d, band)})
     for side, sums in (("A", sa), ("B", sb)):
         value, se, df = jackknife_many(lambda ts: gaps(ts[0]), [sums])
-        est = [Estimate(float(v), float(e), df) for v, e in zip(value, se)]
+        est = side_estimates(value, se, df, looks if side == "B" else 1)
         out[f"gap_pp_low_{side}"] = [e.low for e in est]
         out[f"gap_pp_high_{side}"] = [e.high for e in est]
         out[f"verdict_{side}"] = [verdict(e, band) for e in est]
     return out
+
+
+def side_estimates(value: np.ndarray, se: np.ndarray, df: int, looks: int = 1) -> list[Estimate]:
+    """One run's figures as Estimates; watched over `looks` when its games are still arriving."""
+    if looks <= 1:
+        return [Estimate(float(v), float(e), df) for v, e in zip(value, se)]
+    q = watched_t(looks, df)
+    return [Estimate(float(v), float(e), df, bounds=(float(v - q * e), float(v + q * e)))
+            for v, e in zip(value, se)]
 
 
 def correlation(hp_a: np.ndarray, hp_b: np.ndarray) -> float:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import signal, stats
 
 LEVEL = 0.95
 
@@ -217,3 +217,58 @@ def games_needed(games: int, half_width: float, target: float) -> int:
 def detectable_effect(se: float, alpha: float = 0.05, power: float = 0.8) -> float:
     """Smallest effect detectable with this standard error: (z_{1-alpha/2} + z_power) x SE."""
     return float((stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power)) * se)
+
+
+# -- intervals that may be watched ---------------------------------------------------------------
+_WATCHED: dict[tuple[int, float], float] = {}
+
+
+def _crossing_chance(c: float, looks: int, grid: np.ndarray) -> float:
+    """Under no effect, the chance that a standardised running sum Z_k = S_k / sqrt(k) of k
+    equal, independent normal increments crosses ±c at any of the looks k = 1..looks: the
+    density of S_k on a grid, propagated look by look with the mass beyond ±c·sqrt(k) taken
+    out (Armitage, McPherson and Rowe's recursion)."""
+    step = grid[1] - grid[0]
+    density = stats.norm.pdf(grid)
+    kernel_x = np.arange(-8.0, 8.0 + step / 2, step)
+    kernel = stats.norm.pdf(kernel_x) * step
+    crossed = 0.0
+    for k in range(1, looks + 1):
+        if k > 1:
+            density = np.maximum(signal.fftconvolve(density, kernel, mode="same"), 0.0)
+        outside = np.abs(grid) > c * np.sqrt(k)
+        crossed += float(density[outside].sum() * step)
+        density = np.where(outside, 0.0, density)
+    return crossed
+
+
+def watched_quantile(looks: int, level: float = LEVEL) -> float:
+    """The constant normal quantile c of an interval that stays valid however the results are
+    watched over `looks` equally spaced looks (Pocock's boundary): under no effect, the chance
+    that any of them excludes the truth is 1 − level. One look: the usual quantile. Computed by
+    the exact recursion above (a grid of 0.02 standard deviations) and bisection; cached."""
+    looks = max(int(looks), 1)
+    key = (looks, level)
+    if key not in _WATCHED:
+        if looks == 1:
+            _WATCHED[key] = float(stats.norm.ppf(0.5 + level / 2))
+        else:
+            reach = 6.0 * np.sqrt(looks) + 8.0  # beyond 6 sqrt(k) nothing is left uncrossed
+            grid = np.arange(-reach, reach + 0.01, 0.02)
+            lo, hi = float(stats.norm.ppf(0.5 + level / 2)), 6.0
+            while hi - lo > 1e-4:
+                mid = (lo + hi) / 2
+                if _crossing_chance(mid, looks, grid) > 1 - level:
+                    lo = mid
+                else:
+                    hi = mid
+            _WATCHED[key] = hi
+    return _WATCHED[key]
+
+
+def watched_t(looks: int, df: int, level: float = LEVEL) -> float:
+    """The watched quantile for an interval with a t quantile of `df` degrees of freedom: the
+    same tail chance per look, in the t distribution (few blocks early on are not normal)."""
+    c = watched_quantile(looks, level)
+    tail = float(stats.norm.sf(c))
+    return float(stats.t.isf(tail, max(df, 1))) if df > 0 else c

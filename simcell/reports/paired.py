@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from simcell.reports.intervals import watched_t
+
 Sums = dict[str, np.ndarray]
 Statistic = Callable[[dict[str, np.ndarray]], np.ndarray]
 
@@ -30,9 +32,11 @@ class Difference:
     se: np.ndarray
     df: int
     paired: bool
+    looks: int = 1  # > 1: an interval that stays valid over this many looks (intervals.watched_t)
 
     def bounds(self, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-        q = stats.t.ppf(0.5 + level / 2, max(self.df, 1))
+        q = (stats.t.ppf(0.5 + level / 2, max(self.df, 1)) if self.looks <= 1
+             else watched_t(self.looks, self.df, level))
         return self.diff - q * self.se, self.diff + q * self.se
 
     def p_values(self) -> np.ndarray:
@@ -62,9 +66,10 @@ def jackknife_se(left: np.ndarray) -> np.ndarray:
         return np.sqrt((k - 1) / k * np.nansum((left - np.nanmean(left, axis=0)) ** 2, axis=0))
 
 
-def difference(stat: Statistic, a: Sums, b: Sums, paired: bool = True) -> Difference:
+def difference(stat: Statistic, a: Sums, b: Sums, paired: bool = True, looks: int = 1) -> Difference:
     """stat(B) − stat(A) with its delete-a-block jackknife: over the shared blocks when paired,
-    else each run's own jackknife variance added."""
+    else each run's own jackknife variance added; `looks` > 1 for results watched as they
+    stream (its interval then holds over that many looks)."""
     ta, tb = _totals(a), _totals(b)
     with np.errstate(invalid="ignore", divide="ignore"):
         va, vb = np.asarray(stat(ta), float), np.asarray(stat(tb), float)
@@ -76,7 +81,7 @@ def difference(stat: Statistic, a: Sums, b: Sums, paired: bool = True) -> Differ
         se, df = jackknife_se(lb - la), ka - 1
     else:
         se, df = np.hypot(jackknife_se(la), jackknife_se(lb)), min(ka, kb) - 1
-    return Difference(va, vb, vb - va, se, df, paired)
+    return Difference(va, vb, vb - va, se, df, paired, looks)
 
 
 def holm(p: np.ndarray) -> np.ndarray:

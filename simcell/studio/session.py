@@ -27,6 +27,7 @@ from simcell.runner.backends import end_pool, worker_start
 from simcell.studio.blocks import BlockSpec, play_block, warm_worker
 from simcell.studio.edits import Edit, check
 from simcell.studio.figures import paired_figures
+from simcell.reports.intervals import watched_quantile
 
 DEFAULT_GAMES = 20_000
 DEFAULT_BLOCK = 1_000  # games a block: 20 blocks at the default games, a first pair within 0.2 s
@@ -79,6 +80,7 @@ class Session:
         self.block = max(rotations, block // rotations * rotations)  # whole rotation groups
         self.games = max(games, 2 * self.block)
         self.spans = [(first, min(self.block, self.games - first)) for first in range(0, self.games, self.block)]
+        watched_quantile(len(self.spans))  # each block a look: its quantile worked out once, now
         self.baseline_run = baseline
         self.workers = workers or max(1, multiprocessing.cpu_count())
         self.base = base_config(config)
@@ -128,6 +130,7 @@ class Session:
         keep = next((i + 1 for i in range(len(spans)) if starts[i + 1] >= games), len(spans))
         keep = max(keep, min(2, len(spans)))
         self.spans, self.seed = spans[:keep], run.seed
+        watched_quantile(len(self.spans))
         self.games = int(starts[keep])
         self.block = max(n for _, n in self.spans)
         for b, (first, n) in enumerate(self.spans):
@@ -271,7 +274,8 @@ class Session:
                             | set(self.cards.loc[self.cards["type"].isin(types), "name"]))
             figures = paired_figures({b: base[b] for b in common}, {b: edit_blocks[b] for b in common},
                                      players=self.players, field=self.field.name, cards=self.cards,
-                                     bands=self.bands, edited_cards=edited, edited_types=types)
+                                     bands=self.bands, edited_cards=edited, edited_types=types,
+                                     looks=len(self.spans))
             with self.lock:
                 if figures is not None and cur.first_result is None:
                     cur.first_result = time.perf_counter() - cur.started

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simcell.reports.across_skill import TABLE, cost_text, rows, verdict_word
+from simcell.reports.across_skill import EDGE_HALF_WIDTH, TABLE, cost_text, rows, verdict_word
 from simcell.reports.data import RunData
 from simcell.reports.estimates import interval_text
+from simcell.reports.intervals import INCONCLUSIVE
 from simcell.reports.render import Section, Table
 
 
@@ -21,8 +22,8 @@ def build(run: RunData) -> Section:
                or "only one rung was played")
         sec.text.append(f"These verdicts were checked under one field, the run's own: {why}.")
         return sec
-    rungs = [r["rung"] for r in plan["rungs"]]
-    own = next((r["rung"] for r in plan["rungs"] if r["run"] == "."), None)
+    rungs = list(dict.fromkeys(r["rung"] for r in plan["rungs"]))
+    own = next((r["rung"] for r in plan["rungs"] if r["run"] == "." and not r.get("identical")), None)
     sec.text.append(
         f"Each headline verdict again on the run's first deals under each rung ({', '.join(rungs)}"
         f"{f'; {own} is the run itself' if own else ''}): every seat's win share, each card type "
@@ -30,6 +31,15 @@ def build(run: RunData) -> Section:
         "conclusive verdict on every rung (a statement about the game); **skill-dependent**: two "
         "rungs disagree (a statement about the bots, not the game); **inconclusive**: no two rungs "
         f"disagree, but one cannot decide at its games. Cost: {cost_text(plan)}.")
+    undecided = df[df["across_skill"] == INCONCLUSIVE]
+    if len(undecided):
+        edge = undecided["to_settle"].str.contains("band's edge")
+        sec.text.append(
+            f"What is left: each inconclusive verdict says how many more games (and about how long, "
+            f"at this machine's speed for the rung) would settle it, its interval then narrower "
+            f"than its distance from the band's edge; or that it sits on the band's edge (its "
+            f"interval already narrower than {2 * EDGE_HALF_WIDTH:g} pp), where more games will not: "
+            f"{int(edge.sum())} of the {len(undecided)} inconclusive verdicts.")
     for n in plan["not_played"]:
         sec.text.append(f"Not played: {n['rung']}" + (f" at {', '.join(map(str, n['players']))} players"
                                                       if n.get("players") else "") + f" ({n['why']}).")
@@ -39,6 +49,7 @@ def build(run: RunData) -> Section:
             shown[r] = [f"{interval_text(v, lo, hi, 1, True)} {verdict_word(w)}" if pd.notna(v) else ""
                         for v, lo, hi, w in zip(df[f"{r}_value"], df[f"{r}_low"], df[f"{r}_high"], df[f"{r}_verdict"])]
     shown["across skill"] = df["across_skill"]
+    shown["to settle"] = df["to_settle"]
     sec.tables.append(Table(TABLE, "Each headline verdict under each rung", df, shown,
                             note="95% intervals; the verdict against the figure's band as the Verdicts "
                                  "section defines it (out of band with its side)."))

@@ -54,7 +54,10 @@ def build(run: RunData, band_pp: float, type_band: float) -> Section:
         "**Opening-hand effect**: how much more often a player wins when a card is among the "
         "three dealt at setup, in percentage points (pp) of win share, against the other players "
         "of the same game. The deal is random, so this is what holding the card does for a "
-        "player, not how good the players who choose it are.",
+        "player, not how good the players who choose it are. Each game's difference is taken "
+        "less the part the players' seats explain (fitted on the other half of the games), which "
+        "removes the seats' luck without moving the estimate: the intervals are narrower by the "
+        "variance ratio in the CSV (`contrast_variance_ratio`).",
         "**Against its type**: the card's effect minus the average effect of the other cards of "
         "its type; types differ by design, so a card is judged against its own type. A card is "
         f"**out of band** when it is shown to lie outside ±{band_pp:g} pp, allowing for testing "

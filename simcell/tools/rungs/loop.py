@@ -1,7 +1,8 @@
 """The run played again under each rung (`[report] rungs`): the same deals (the run's seed, its
 first games) with a homogeneous field of each rung, one run directory per rung inside the run
 directory (RUN/rungs/NAME, resumable), listed in RUN/rungs/rungs.json with the rungs not played
-and why. The balance report's "Verdicts across skill" reads them (reports/across_skill.py)."""
+and why. A rung that plays exactly the run's field at a player count (the fitted rung where
+`simcell fit` moved no worth) is not replayed there: the plan names the run itself for it. The balance report's "Verdicts across skill" reads them (reports/across_skill.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from simcell.config.load import load_run_config
-from simcell.config.rungs import is_search, missing_counts, named_rungs, rung_field, same_as_field
+from simcell.config.rungs import (
+    identical_counts,
+    is_search,
+    missing_counts,
+    named_rungs,
+    rung_field,
+    same_as_field,
+)
 from simcell.config.variants import Setting, base_config, write_variant
 from simcell.tools import Plays
 from simcell.vocabulary import RUN_FILE, RUNGS_FILE, RUNGS_FOLDER
@@ -54,7 +62,12 @@ def run_rungs(config: Path, root: Path, plays: Plays, *, games: int | None = Non
         if missing:
             plan["not_played"].append({"rung": rung, "players": missing,
                                        "why": "no fitted worths shipped at that count: simcell fit makes them"})
-        at = [p for p in counts if p not in missing]
+        same = identical_counts(rung, field, [p for p in counts if p not in missing])
+        if same:
+            # at these counts the rung is the run's own field, worth for worth: the run is the rung
+            plan["rungs"].append({"rung": rung, "run": ".", "players": same, "games": run_games,
+                                  "identical": True})
+        at = [p for p in counts if p not in missing and p not in same]
         if not at:
             continue
         n = min(run_games, rc.report.search_rung_games if is_search(rung) else rc.report.rung_games)
