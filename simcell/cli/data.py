@@ -24,7 +24,7 @@ def cards(
 
     from simcell.config.errors import ConfigError
     from simcell.config.load import load_default_game, load_run_config
-    from simcell.config.summary import card_rows
+    from simcell.config.summary import card_rows, card_value_marks
 
     try:
         game = load_run_config(config).game if config is not None else load_default_game()
@@ -37,18 +37,19 @@ def cards(
     for col in ("id", "name", "type", "atp", "protein", "carb", "lipid", "golgi", "hp", "bonus",
                 "gain", "placements", "HP/placement"):
         table.add_column(col, justify="left" if col in ("name", "type", "golgi", "gain") else "right")
-    for row in rows:
-        ref = shipped.get(row["id"])
+    for card, row in zip(game.cards, rows, strict=True):
+        marks = card_value_marks(card, shipped.get(card.id))
 
-        def cell(field: str, text: str, ref=ref, row=row) -> str:
-            changed = ref is None or getattr(ref, field) != row[field]
-            return f"[bold yellow]{text}*[/]" if changed else text
+        def cell(field: str, text: str, marks=marks) -> str:
+            if marks[field] is None:  # not a field of the card's type
+                return "-"
+            return f"[bold yellow]{text}*[/]" if marks[field] else text
 
         gain = ", ".join(f"{n} {r}" for r, n in zip(("mRNA", "Protein", "Carb", "Lipid", "ATP"),
                                                      row["gain"]) if n)
         pl = row["placements"]
         table.add_row(
-            str(row["id"]), row["name"], row["type"],
+            str(row["id"]), row["name"], cell("type", row["type"]),
             cell("atp", str(row["atp"])), cell("protein", str(row["protein"])),
             cell("carb", str(row["carb"])), cell("lipid", str(row["lipid"])),
             cell("golgi", row["golgi"] or "-"), cell("hp", str(row["hp"])),
@@ -58,8 +59,10 @@ def cards(
         )
     console = Console(width=max(140, Console().width))
     console.print(table)
-    console.print("* differs from the shipped set.  placements: fewest flask placements to buy and "
-                  "complete the card from nothing at the board's best rates.")
+    console.print("* differs from the shipped set (every value of an added card).  - not a field "
+                  "of the card's type.")
+    console.print("placements: fewest flask placements to buy and complete the card from nothing at "
+                  "the board's best rates.")
 
 
 @app.command()
