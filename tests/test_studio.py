@@ -278,6 +278,29 @@ def test_the_command_warns_when_served_beyond_this_machine(tmp_path):
         assert quiet.exit_code == 2 and "warning" not in quiet.stderr, quiet.stderr
 
 
+@pytest.mark.parametrize("cached", [None, True])
+def test_the_command_says_when_it_compiles_the_kernel(tmp_path, monkeypatch, cached):
+    """Issue 70: a first studio compiled the kernel in silence. Where numba's cache does not hold
+    it (here: cannot tell), the command says so under `simcell run`'s spinner (one line on a
+    stderr that is no terminal); a cached kernel is loaded without a word."""
+    import simcell.runner.warm as warm
+    import simcell.studio.server as server
+
+    served = []
+    monkeypatch.setattr(warm, "_cached", lambda dispatcher: cached)
+    monkeypatch.setattr(server, "serve", lambda *args, **kwargs: served.append(kwargs["port"]))
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = CliRunner().invoke(app, ["studio", str(config), "--port", str(port), "--workers", "1",
+                                      "--games", "200", "--out", str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    assert served == [port]
+    assert ("loading (or compiling) the game kernel" in result.stderr) == (cached is None), result.stderr
+
+
 def test_the_full_compare_report_of_an_edit_is_played_in_the_background(studio):
     from simcell.cli import _plays
 

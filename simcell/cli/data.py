@@ -97,12 +97,36 @@ def replay(
     from simcell.policies.user import UserPolicyError
     from simcell.runner.replay import replay_log
 
+    _warm_replay(chosen, players)
     try:
         text = replay_log(rc.game, players, rc.seed, game, chosen, base=config.parent)
     except UserPolicyError as exc:
         _fail(f"{config}: {exc}")
         return
     typer.echo(text, nl=False)
+
+
+def _warm_replay(field, players: int) -> None:
+    """Compile (or load) the traced game loop a replay of `field` plays, under the spinner of
+    `simcell run` on stderr (one line where stderr is no terminal) when it is not cached: the
+    first replay compiles for about half a minute."""
+    from rich.console import Console
+
+    from simcell.policies.registry import game_loop
+    from simcell.runner.fields import seating
+    from simcell.runner.progress import compile_spinner
+    from simcell.runner.warm import expected_traced_seconds, needs_compile_traced, warm_traced
+
+    loop = game_loop(seating(field, players).player_policy)
+    compiling = needs_compile_traced(loop)
+    if compiling is False:
+        return
+    with compile_spinner(*expected_traced_seconds(loop), compiling, console=Console(stderr=True),
+                         what="the game kernel's replay loop", say_when_not_terminal=True):
+        warmed = warm_traced(loop)
+    if warmed.compiled:
+        typer.echo(f"compiled the game kernel's replay loop in {warmed.total:.0f} s (cached for "
+                   "the next replays)", err=True)
 
 
 @app.command("warm")

@@ -10,6 +10,23 @@ from simcell.cli import app
 from simcell.cli.common import _fail, _plays, _SEED, _WORKERS, _tool
 
 
+def _start(session) -> None:
+    """Start the session, compiling the kernel first where it is not cached under `simcell run`'s
+    spinner on stderr (one line where stderr is no terminal)."""
+    import contextlib
+
+    from rich.console import Console
+
+    from simcell.runner.progress import compile_spinner
+    from simcell.runner.warm import expected_seconds, needs_compile
+
+    compiling = needs_compile(session.loops)
+    with (contextlib.nullcontext() if compiling is False else
+          compile_spinner(*expected_seconds(session.loops), compiling, console=Console(stderr=True),
+                          say_when_not_terminal=True)):
+        session.start()
+
+
 @app.command()
 def studio(
     config: Path = typer.Argument(..., help="Run config whose card set to edit."),
@@ -68,7 +85,7 @@ def studio(
     typer.echo(f"studio: loading the kernel in {session.workers} worker(s), then the baseline "
                f"({session.games:,} games, {session.players} players, field {session.field.name}"
                f"{f', read from {baseline}' if baseline else ''})", err=True)
-    session.start()
+    _start(session)
     plays = _plays(players=None, workers=workers, dask=None, force=False, quiet=True)
 
     def ready(url: str) -> None:
