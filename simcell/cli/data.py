@@ -1,4 +1,5 @@
-"""The card set, one game's log and the kernel's cache: cards, replay, warm."""
+"""The card set, one game's log, the kernel's cache and the runs' disk: cards, replay, warm,
+prune."""
 
 from __future__ import annotations
 
@@ -147,6 +148,59 @@ def warm_command(
         how = "compiled" if name in warmed.compiled else "loaded"
         typer.echo(f"{name:10s} {how} in {seconds:.1f} s")
     typer.echo(f"cache: {cache_base()}")
+
+
+@app.command()
+def prune(
+    paths: list[Path] = typer.Argument(..., metavar="PATH...", help="Run directories, or folders "
+                                       "holding them (runs/, a designer tool's folder)."),
+    keep_summaries: bool = typer.Option(False, "--keep-summaries", help="Drop each finished run's "
+                                        "per-game records (players/, games/, partial/) and keep "
+                                        "its summaries: run.json, resolved.json, config.toml, "
+                                        "cards.csv, blocks/, report/."),
+    older_than: str | None = typer.Option(None, "--older-than", help="Only runs that ended longer "
+                                          "ago than this (12h, 30d, 2w); without "
+                                          "--keep-summaries they are removed whole."),
+    keep_newest: int | None = typer.Option(None, "--keep-newest", min=0, help="Leave the N newest "
+                                           "runs alone; without --keep-summaries the rest are "
+                                           "removed whole."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="List what would go and how much; "
+                                 "remove nothing."),
+) -> None:
+    """Free the disk runs take: keep only the summaries of finished runs (--keep-summaries), or
+    remove old runs whole (--older-than, --keep-newest). Only simcell run directories are
+    touched, never one that may be playing; a run inside another (its rungs) goes with it.
+    Dropped records are played again, bit for bit, by simcell run CONFIG --resume RUN; simcell
+    report needs them."""
+    from simcell.runner.disk import PruneError, apply, human, parse_age, plan, runs_line
+
+    try:
+        age = parse_age(older_than) if older_than is not None else None
+        todo = plan(paths, keep_summaries=keep_summaries, older_than=age, keep_newest=keep_newest)
+    except PruneError as exc:
+        _fail(str(exc))
+        return
+    for root, why in todo.skipped:
+        typer.echo(f"left alone {root}: {why}", err=True)
+    if dry_run:
+        for step in todo.steps:
+            typer.echo(step.line(dry_run=True))
+        freed = sum(step.bytes for step in todo.steps)
+        typer.echo(f"would free {human(freed)} of {human(todo.bytes)} ({todo.runs} run(s) found); "
+                   "nothing removed (--dry-run)")
+        return
+    try:
+        for step in todo.steps:
+            apply([step])
+            typer.echo(step.line(dry_run=False))
+    except OSError as exc:
+        _fail(f"pruning stopped: {exc}")
+        return
+    freed = sum(step.bytes for step in todo.steps)
+    typer.echo(f"freed {human(freed)} of {human(todo.bytes)} ({todo.runs} run(s) found)")
+    for path in paths:
+        if path.exists():
+            typer.echo(f"  now {runs_line(path)}")
 
 
 if __name__ == "__main__":  # pragma: no cover

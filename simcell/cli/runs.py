@@ -91,12 +91,14 @@ def run_command(
     folder = _report(outcome.root, [ladder] if ladder else [])
     if not quiet:
         from simcell.reports.summary import summary_text
+        from simcell.runner.disk import folder_bytes, human
 
         typer.echo(summary_text(outcome.root), nl=False)
         playing = outcome.seconds - outcome.prepare_seconds
         rate = outcome.games_played / playing if playing > 0 else 0.0
         typer.echo(f"{outcome.games_played:,} games played in {playing:.1f} s "
-                   f"({rate:,.0f} games/s); run directory: {outcome.root}")
+                   f"({rate:,.0f} games/s); run directory: {outcome.root} "
+                   f"({human(folder_bytes(outcome.root))})")
         typer.echo(f"report: {folder / 'report.html'} (and report.md, tables/*.csv)")
 
 
@@ -115,8 +117,12 @@ def report(
     (self-contained), report.md with PNG figures beside it, and every table as CSV."""
     from simcell.reports.build import build_report
     from simcell.reports.data import ReportError
+    from simcell.runner.disk import pruned_note
     from simcell.runner.store import RunDirError
 
+    if (note := pruned_note(run_dir)) is not None:
+        _fail(note)  # its records are gone: say so, not that a folder is missing
+        return
     try:
         folder = build_report(run_dir, out, measured=(measured or []) + ([ladder] if ladder else []))
     except (ReportError, RunDirError) as exc:
