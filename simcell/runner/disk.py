@@ -151,8 +151,10 @@ class Step:
             inner = len(self.run.every()) - 1
             what = f"the whole run{f' and the {inner} run(s) inside it' if inner else ''}"
         else:
-            what = ", ".join(sorted({f"{p.name}/" for p in self.paths})) + " (kept: run.json, " \
-                "resolved.json, config.toml, cards.csv, blocks/, report/)"
+            kept = sorted(f"{p.name}/" if p.is_dir() else p.name for p in self.run.root.iterdir()
+                          if p.name not in RECORD_FOLDERS and p.name != MARKER)
+            what = ", ".join(sorted(f"{p.name}/" for p in self.paths)) + \
+                f" (kept: {', '.join(kept)})"
         return f"{verb} {self.run.root}: {what}, {human(self.bytes)}, ended {when}"
 
 
