@@ -319,6 +319,10 @@ def report(run_dir: str | Path, out: str | Path | None = None,
            measured: Sequence[str | Path] = ()) -> Path:
     """Build (or rebuild) the balance report of a complete run directory from the directory
     alone; returns the report folder (default RUN_DIR/report)."""
+    from simcell.runner.disk import pruned_note
+
+    if (note := pruned_note(Path(run_dir))) is not None:
+        raise SimcellError(note)  # its records are gone: say so, not that a folder is missing
     return _report(Path(run_dir), [Path(m) for m in measured], Path(out) if out else None)
 
 

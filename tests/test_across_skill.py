@@ -143,12 +143,13 @@ def test_games_to_settle_scale_with_the_interval_and_stop_at_the_edge():
     def est(value, half):
         return Estimate(value, half / 1.96, 0, bounds=(value - half, value + half))
 
-    # 2.5 pp from zero against a 1 pp band, half width 2: 1.5 from the edge, (2 / 1.5)^2 the games
-    assert games_to_settle(est(2.5, 2.0), 1.0, 5000) == pytest.approx(5000 * (2.0 / 1.5) ** 2)
-    assert games_to_settle(est(0.2, 1.0), 1.0, 1000) == pytest.approx(1000 * (1.0 / 0.8) ** 2)
+    # 2.5 pp from zero against a 1 pp band, a 95% half width 2 and a simultaneous one 3 (the one
+    # a card's verdict is read from): 1.5 from the edge, (3 / 1.5)^2 the games
+    assert games_to_settle(est(2.5, 2.0), est(2.5, 3.0), 1.0, 5000) == pytest.approx(5000 * (3.0 / 1.5) ** 2)
+    assert games_to_settle(est(0.2, 1.0), est(0.2, 1.0), 1.0, 1000) == pytest.approx(1000 * (1.0 / 0.8) ** 2)
     # already precise to half a pp yet undecided: the figure sits on the band's edge
-    assert games_to_settle(est(1.1, EDGE_HALF_WIDTH * 0.9), 1.0, 10**6) == float("inf")
-    assert games_to_settle(est(1.0, 2.0), 1.0, 5000) == float("inf")
+    assert games_to_settle(est(1.1, EDGE_HALF_WIDTH * 0.9), est(1.1, 0.9), 1.0, 10**6) == float("inf")
+    assert games_to_settle(est(1.0, 2.0), est(1.0, 3.0), 1.0, 5000) == float("inf")
 
 
 def test_a_rung_that_plays_the_runs_own_field_is_not_replayed(tmp_path):

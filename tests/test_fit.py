@@ -81,7 +81,7 @@ def test_a_fitted_file_is_checked_like_every_config(tmp_path):
     path = _fitted(tmp_path)
     text = path.read_text()
     path.write_text(text.replace("goal = 1.0", "gaol = 1.0"))
-    with pytest.raises(ConfigError, match="gaol.*unknown key"):
+    with pytest.raises(ConfigError, match="gaol.*unknown field .gaol."):
         read_fitted(path)
     path.write_text(text.replace('policy = "planner"', 'policy = "rollout"'))
     with pytest.raises(ConfigError, match="not a heuristic policy"):

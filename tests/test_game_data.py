@@ -285,6 +285,44 @@ def test_cards_command_shows_placements_and_overrides() -> None:
     assert "Amylase" in table_part and "*" not in table_part
 
 
+CARD_COLUMNS = ("id", "name", "type", "atp", "protein", "carb", "lipid", "golgi", "hp", "bonus",
+                "gain", "placements", "HP/placement")
+
+
+def _card_row(output: str, name: str) -> dict[str, str]:
+    """The cells of card `name`'s row in `simcell cards`' table, by column."""
+    line = next(row for row in output.splitlines() if f" {name} " in row)
+    return dict(zip(CARD_COLUMNS, (c.strip() for c in line.split("│")[1:-1]), strict=True))
+
+
+def test_cards_command_stars_only_the_fields_of_an_added_cards_type(tmp_path: Path) -> None:
+    """Issue 70: an added card was starred in every column, carb, lipid, bonus and gain
+    included, which its type does not have. Only its type's fields are starred; the others
+    show '-', and the legend says what a star and a '-' mean."""
+    text = (DATA / "cards.toml").read_text()
+    extra = ('\n[[card]]\nid = 50\nname = "Kinase X"\ntype = "detox"\natp = 2\nhp = 1\n'
+             '\n[[card]]\nid = 51\nname = "Kinase Y"\ntype = "enzyme"\natp = 1\nprotein = 2\n'
+             'carb = 1\nhp = 2\n')
+    (tmp_path / "my_cards.toml").write_text(text + extra)
+    cfg = tmp_path / "run.toml"
+    cfg.write_text("[run]\nplayers = 5\ngames = 10\nseed = 1\n[[field]]\npolicy = \"random\"\n"
+                   "[data]\ncards = \"my_cards.toml\"\n"
+                   "[overrides.cards.\"Insulin\"]\natp = 2\n")
+    result = CliRunner().invoke(app, ["cards", str(cfg)])
+    assert result.exit_code == 0, result.output
+    detox = _card_row(result.output, "Kinase X")
+    assert (detox["atp"], detox["hp"]) == ("2*", "1*")
+    for col in ("protein", "carb", "lipid", "golgi", "bonus", "gain"):
+        assert detox[col] == "-", (col, detox)
+    enzyme = _card_row(result.output, "Kinase Y")
+    assert [enzyme[c] for c in ("atp", "protein", "carb", "hp")] == ["1*", "2*", "1*", "2*"]
+    assert [enzyme[c] for c in ("lipid", "golgi", "bonus", "gain")] == ["-"] * 4
+    insulin = _card_row(result.output, "Insulin")  # a shipped card: its changed value alone
+    assert insulin["atp"] == "2*" and insulin["protein"] == "3" and insulin["carb"] == "-"
+    legend = result.output.split("└")[-1]
+    assert "* differs from the shipped set" in legend and "- not a field of the card's type" in legend
+
+
 def test_version_and_help() -> None:
     runner = CliRunner()
     result = runner.invoke(app, ["--version"])

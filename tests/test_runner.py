@@ -517,6 +517,66 @@ def test_compile_spinner_draws_its_message_on_a_terminal():
     assert "loading (or compiling) the game kernel" in text
 
 
+@pytest.mark.parametrize(("cached", "compiling"), [(False, True), (None, None), (True, False)])
+def test_the_first_replay_says_it_is_compiling(tmp_path, monkeypatch, cached, compiling):
+    """Issue 70: the first `simcell replay` compiled its traced game loop for most of a minute
+    in silence. When that loop is not in numba's cache (or the cache cannot be read) the replay
+    compiles it first under `simcell run`'s spinner on stderr (one line where stderr is no
+    terminal) and says how long it took; a cached loop replays with nothing on stderr. The log
+    is unchanged."""
+    from typer.testing import CliRunner
+
+    import simcell.runner.warm as warm
+    from simcell.cli import app
+    from simcell.config.load import load_run_config
+    from simcell.policies.registry import game_loop
+    from simcell.runner.fields import seating
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))  # the timings file only
+    real = warm._cached
+    monkeypatch.setattr(warm, "_cached", lambda dispatcher: cached)  # what the cache index says
+    config = write_config(tmp_path, games=10)
+    loop = game_loop(seating(load_run_config(config).fields[0], 3).player_policy)
+    result = CliRunner().invoke(app, ["replay", str(config), "--game", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Cytosis — game 1 ") and "compil" not in result.stdout
+    if compiling is False:
+        assert result.stderr == ""
+    else:
+        assert "the game kernel's replay loop" in result.stderr and "about" in result.stderr
+        assert ("compiled the game kernel's replay loop in" in result.stderr) == bool(compiling)
+    monkeypatch.setattr(warm, "_cached", real)
+    assert warm.needs_compile_traced(loop) is False  # played: now cached
+    assert warm.expected_traced_seconds(loop)[1] == bool(compiling)  # this machine's time next
+
+
+def test_an_empty_kernel_cache_needs_the_replay_loop_compiled(tmp_path):
+    """needs_compile_traced reads numba's cache index: on an empty cache, every traced loop is to
+    be compiled (nothing is compiled to tell)."""
+    code = ("from simcell.runner.warm import LOOP_NAMES, needs_compile_traced\n"
+            "print([needs_compile_traced(loop) for loop in sorted(LOOP_NAMES)])\n")
+    env = {**os.environ, "SIMCELL_CACHE_DIR": str(tmp_path)}
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert out.stdout.strip() == "[True, True, True]", out.stderr
+    assert not any(tmp_path.rglob("*.nbi"))  # nothing was compiled to find out
+
+
+def test_compile_spinner_says_its_words_once_where_it_cannot_draw():
+    import io
+
+    from rich.console import Console
+
+    from simcell.runner import progress
+
+    out = io.StringIO()
+    with progress.compile_spinner(31.0, False, True, console=Console(file=out, width=200),
+                                  what="the game kernel's replay loop", say_when_not_terminal=True):
+        time.sleep(0.2)
+    assert out.getvalue().count("compiling the game kernel's replay loop") == 1, out.getvalue()
+
+
 def test_expected_compile_time_is_this_machines_last(tmp_path, monkeypatch):
     """The spinner's expectation: the development VM's figures until this machine has compiled,
     then this machine's own (kept in the cache folder)."""

@@ -6,6 +6,7 @@ requests, and the command's bad input is one line."""
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 from pathlib import Path
@@ -22,13 +23,18 @@ from simcell.config.load import load_run_config
 from simcell.reports.changes import segment_sums
 from simcell.reports.data import RunData
 from simcell.studio.blocks import BlockSpec, play_block
-from simcell.studio.server import build_app
+from simcell.studio.server import HOST, PORT, build_app
 from simcell.studio.session import Session
 from tests.support.studio import CONFIG as STUDIO_CONFIG
 from tests.support.studio import started_session
 
 CONFIG = STUDIO_CONFIG.format(games=3000, seed=7)
 INSULIN = 'cards."Insulin".atp'
+SERVED = f"http://{HOST}:{PORT}"  # the test client's requests name the host and port served
+
+
+def _client(app) -> TestClient:
+    return TestClient(app, base_url=SERVED)
 
 
 def _run(config: Path, out: Path) -> RunData:
@@ -53,7 +59,7 @@ def test_a_blocks_sums_are_the_compare_reports_sums_of_its_games(tmp_path):
 def studio(tmp_path_factory):
     folder = tmp_path_factory.mktemp("studio")
     session = started_session(folder, games=3000, block=250, seed=7)
-    with TestClient(build_app(session)) as client:
+    with _client(build_app(session)) as client:
         yield session, client, folder
     session.close()
 
@@ -181,7 +187,8 @@ def test_a_newer_edit_replaces_the_running_one(studio):
 
 def test_the_server_keeps_to_its_folder_and_survives_bad_requests(studio):
     session, client, folder = studio
-    assert client.post("/api/edit", content=b"not json").status_code == 400
+    assert client.post("/api/edit", content=b"not json",
+                       headers={"Content-Type": "application/json"}).status_code == 400
     assert client.post("/api/edit", json={"values": ["a"]}).status_code == 400
     assert client.get("/files/../c.toml").status_code == 404
     assert client.get("/files/%2e%2e/c.toml").status_code == 404
@@ -191,11 +198,114 @@ def test_the_server_keeps_to_its_folder_and_survives_bad_requests(studio):
     assert all(p.is_relative_to((folder / "out").resolve()) or p == (folder / "c.toml").resolve() for p in written)
 
 
+def _exports(folder: Path) -> list[Path]:
+    return sorted((folder / "out").glob("exports/export-*"))
+
+
+@pytest.mark.parametrize("headers", [{"Content-Type": "text/plain"},
+                                     {"Content-Type": "application/x-www-form-urlencoded"}, {}],
+                         ids=["text/plain", "form", "none"])
+def test_a_post_that_is_not_json_is_refused_and_plays_and_writes_nothing(studio, headers):
+    """Issue 70: a cross-site page may post a plain-text or form body without asking the browser
+    first; the API read any body as JSON, so such a page could start an edit, an export or a
+    compare. A POST without the JSON content type is refused (415) before its body is read."""
+    session, client, folder = studio
+    before, exports = client.get("/api/results").json()["generation"], _exports(folder)
+    body = json.dumps({"values": {INSULIN: "3"}, "changed": INSULIN})
+    for path in ("/api/edit", "/api/export", "/api/compare"):
+        r = client.post(path, content=body, headers=headers)
+        assert r.status_code == 415, (path, r.status_code, r.text)
+        assert r.json()["key"] == "request" and "application/json" in r.json()["message"]
+    assert client.get("/api/results").json()["generation"] == before
+    assert _exports(folder) == exports
+
+
+def test_another_host_or_origin_is_refused_and_plays_nothing(studio):
+    """Issue 70: a page on another site (its fetch carries its Origin), or one whose name was
+    rebound to this machine (its requests carry its own Host), is refused (403) on every route;
+    the page's own address, under the loopback names of a studio served on loopback, is not."""
+    session, client, folder = studio
+    before, exports = client.get("/api/results").json()["generation"], _exports(folder)
+    edit = {"values": {INSULIN: "3"}, "changed": INSULIN}
+    for headers in ({"Host": f"evil.example:{PORT}"}, {"Host": f"{HOST}:{PORT + 1}"},
+                    {"Host": "evil.example"}):
+        for r in (client.get("/api/setup", headers=headers), client.get("/", headers=headers),
+                  client.post("/api/edit", json=edit, headers=headers)):
+            assert r.status_code == 403, (headers, r.status_code)
+            assert r.json()["key"] == "request" and "host" in r.json()["message"]
+    for origin in ("http://evil.example", f"http://evil.example:{PORT}", "null",
+                   f"https://{HOST}:{PORT}"):
+        for path in ("/api/edit", "/api/export", "/api/compare"):
+            r = client.post(path, json=edit, headers={"Origin": origin})
+            assert r.status_code == 403, (origin, path, r.status_code)
+            assert "origin" in r.json()["message"]
+    assert client.get("/api/results").json()["generation"] == before
+    assert _exports(folder) == exports
+    for name in ("localhost", "127.0.0.1", "[::1]", "LOCALHOST"):
+        assert client.get("/api/setup", headers={"Host": f"{name}:{PORT}"}).status_code == 200
+        assert client.get("/api/setup", headers={"Host": f"{name}:{PORT}",
+                                                 "Origin": f"http://{name}:{PORT}"}).status_code == 200
+    assert client.get("/").status_code == 200 and "<html" in client.get("/").text.lower()
+
+
+def test_a_studio_served_beyond_this_machine_answers_its_own_address_only(studio):
+    """Served on another address (--host), the studio answers that address and port only: no
+    loopback alias, since a page on the designer's machine could rebind a name to it."""
+    session, _, _ = studio
+    with TestClient(build_app(session, host="192.0.2.7", port=8123),
+                    base_url="http://192.0.2.7:8123") as client:
+        assert client.get("/api/setup").status_code == 200
+        assert client.get("/api/setup", headers={"Origin": "http://192.0.2.7:8123"}).status_code == 200
+        assert client.get("/api/setup", headers={"Host": "localhost:8123"}).status_code == 403
+        assert client.get("/api/setup", headers={"Host": "192.0.2.7:8765"}).status_code == 403
+
+
+def test_the_command_warns_when_served_beyond_this_machine(tmp_path):
+    """Issue 70: `--host` other than a loopback address serves the studio (which plays games and
+    writes files, with no password) to the network: the command says so first."""
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG)
+    with socket.socket() as busy:  # the port taken: the command stops after its first words
+        busy.bind(("0.0.0.0", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(app, ["studio", str(config), "--host", "0.0.0.0", "--port",
+                                          str(port), "--out", str(tmp_path / "s")])
+        assert result.exit_code == 2
+        assert "warning" in result.stderr and "other machines" in result.stderr, result.stderr
+        quiet = CliRunner().invoke(app, ["studio", str(config), "--port", str(port), "--out",
+                                         str(tmp_path / "s")])
+        assert quiet.exit_code == 2 and "warning" not in quiet.stderr, quiet.stderr
+
+
+@pytest.mark.parametrize("cached", [None, True])
+def test_the_command_says_when_it_compiles_the_kernel(tmp_path, monkeypatch, cached):
+    """Issue 70: a first studio compiled the kernel in silence. Where numba's cache does not hold
+    it (here: cannot tell), the command says so under `simcell run`'s spinner (one line on a
+    stderr that is no terminal); a cached kernel is loaded without a word."""
+    import simcell.runner.warm as warm
+    import simcell.studio.server as server
+
+    served = []
+    monkeypatch.setattr(warm, "_cached", lambda dispatcher: cached)
+    monkeypatch.setattr(server, "serve", lambda *args, **kwargs: served.append(kwargs["port"]))
+    config = tmp_path / "c.toml"
+    config.write_text(CONFIG)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = CliRunner().invoke(app, ["studio", str(config), "--port", str(port), "--workers", "1",
+                                      "--games", "200", "--out", str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    assert served == [port]
+    assert ("loading (or compiling) the game kernel" in result.stderr) == (cached is None), result.stderr
+
+
 def test_the_full_compare_report_of_an_edit_is_played_in_the_background(studio):
     from simcell import api
 
     session, _, folder = studio
-    with TestClient(build_app(session, api.plays(workers=1, quiet=True))) as client:
+    with _client(build_app(session, api.plays(workers=1, quiet=True))) as client:
         state = client.post("/api/compare", json={"values": {INSULIN: "4"}}).json()
         end = time.perf_counter() + 300
         while state["state"] == "playing" and time.perf_counter() < end:
@@ -246,7 +356,7 @@ def test_a_baseline_read_from_a_run_directory_pairs_with_its_games(tmp_path):
     assert len(session.baseline.blocks) == len(session.spans) and session.baseline.finished is not None
     session.start()
     try:
-        with TestClient(build_app(session)) as client:
+        with _client(build_app(session)) as client:
             g = client.post("/api/edit", json={"values": {INSULIN: "4"}, "changed": INSULIN}).json()["generation"]
             final = _until_done(client, g)[-1]["figures"]
     finally:

@@ -1,4 +1,5 @@
-"""The card set, one game's log and the kernel's cache: cards, replay, warm."""
+"""The card set, one game's log, the kernel's cache and the runs' disk: cards, replay, warm,
+prune."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def cards(
 
     from simcell.config.errors import ConfigError
     from simcell.config.load import load_default_game, load_run_config
-    from simcell.config.summary import card_rows
+    from simcell.config.summary import card_rows, card_value_marks
 
     try:
         game = load_run_config(config).game if config is not None else load_default_game()
@@ -37,18 +38,19 @@ def cards(
     for col in ("id", "name", "type", "atp", "protein", "carb", "lipid", "golgi", "hp", "bonus",
                 "gain", "placements", "HP/placement"):
         table.add_column(col, justify="left" if col in ("name", "type", "golgi", "gain") else "right")
-    for row in rows:
-        ref = shipped.get(row["id"])
+    for card, row in zip(game.cards, rows, strict=True):
+        marks = card_value_marks(card, shipped.get(card.id))
 
-        def cell(field: str, text: str, ref=ref, row=row) -> str:
-            changed = ref is None or getattr(ref, field) != row[field]
-            return f"[bold yellow]{text}*[/]" if changed else text
+        def cell(field: str, text: str, marks=marks) -> str:
+            if marks[field] is None:  # not a field of the card's type
+                return "-"
+            return f"[bold yellow]{text}*[/]" if marks[field] else text
 
         gain = ", ".join(f"{n} {r}" for r, n in zip(("mRNA", "Protein", "Carb", "Lipid", "ATP"),
                                                      row["gain"]) if n)
         pl = row["placements"]
         table.add_row(
-            str(row["id"]), row["name"], row["type"],
+            str(row["id"]), row["name"], cell("type", row["type"]),
             cell("atp", str(row["atp"])), cell("protein", str(row["protein"])),
             cell("carb", str(row["carb"])), cell("lipid", str(row["lipid"])),
             cell("golgi", row["golgi"] or "-"), cell("hp", str(row["hp"])),
@@ -58,8 +60,10 @@ def cards(
         )
     console = Console(width=max(140, Console().width))
     console.print(table)
-    console.print("* differs from the shipped set.  placements: fewest flask placements to buy and "
-                  "complete the card from nothing at the board's best rates.")
+    console.print("* differs from the shipped set (every value of an added card).  - not a field "
+                  "of the card's type.")
+    console.print("placements: fewest flask placements to buy and complete the card from nothing at "
+                  "the board's best rates.")
 
 
 @app.command()
@@ -94,12 +98,36 @@ def replay(
     from simcell.policies.user import UserPolicyError
     from simcell.runner.replay import replay_log
 
+    _warm_replay(chosen, players)
     try:
         text = replay_log(rc.game, players, rc.seed, game, chosen, base=config.parent)
     except UserPolicyError as exc:
         _fail(f"{config}: {exc}")
         return
     typer.echo(text, nl=False)
+
+
+def _warm_replay(field, players: int) -> None:
+    """Compile (or load) the traced game loop a replay of `field` plays, under the spinner of
+    `simcell run` on stderr (one line where stderr is no terminal) when it is not cached: the
+    first replay compiles for about half a minute."""
+    from rich.console import Console
+
+    from simcell.policies.registry import game_loop
+    from simcell.runner.fields import seating
+    from simcell.runner.progress import compile_spinner
+    from simcell.runner.warm import expected_traced_seconds, needs_compile_traced, warm_traced
+
+    loop = game_loop(seating(field, players).player_policy)
+    compiling = needs_compile_traced(loop)
+    if compiling is False:
+        return
+    with compile_spinner(*expected_traced_seconds(loop), compiling, console=Console(stderr=True),
+                         what="the game kernel's replay loop", say_when_not_terminal=True):
+        warmed = warm_traced(loop)
+    if warmed.compiled:
+        typer.echo(f"compiled the game kernel's replay loop in {warmed.total:.0f} s (cached for "
+                   "the next replays)", err=True)
 
 
 @app.command("warm")
@@ -120,6 +148,59 @@ def warm_command(
         how = "compiled" if name in warmed.compiled else "loaded"
         typer.echo(f"{name:10s} {how} in {seconds:.1f} s")
     typer.echo(f"cache: {cache_base()}")
+
+
+@app.command()
+def prune(
+    paths: list[Path] = typer.Argument(..., metavar="PATH...", help="Run directories, or folders "
+                                       "holding them (runs/, a designer tool's folder)."),
+    keep_summaries: bool = typer.Option(False, "--keep-summaries", help="Drop each finished run's "
+                                        "per-game records (players/, games/, partial/) and keep "
+                                        "its summaries: run.json, resolved.json, config.toml, "
+                                        "cards.csv, blocks/, report/."),
+    older_than: str | None = typer.Option(None, "--older-than", help="Only runs that ended longer "
+                                          "ago than this (12h, 30d, 2w); without "
+                                          "--keep-summaries they are removed whole."),
+    keep_newest: int | None = typer.Option(None, "--keep-newest", min=0, help="Leave the N newest "
+                                           "runs alone; without --keep-summaries the rest are "
+                                           "removed whole."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="List what would go and how much; "
+                                 "remove nothing."),
+) -> None:
+    """Free the disk runs take: keep only the summaries of finished runs (--keep-summaries), or
+    remove old runs whole (--older-than, --keep-newest). Only simcell run directories are
+    touched, never one that may be playing; a run inside another (its rungs) goes with it.
+    Dropped records are played again, bit for bit, by simcell run CONFIG --resume RUN; simcell
+    report needs them."""
+    from simcell.runner.disk import PruneError, apply, human, parse_age, plan, runs_line
+
+    try:
+        age = parse_age(older_than) if older_than is not None else None
+        todo = plan(paths, keep_summaries=keep_summaries, older_than=age, keep_newest=keep_newest)
+    except PruneError as exc:
+        _fail(str(exc))
+        return
+    for root, why in todo.skipped:
+        typer.echo(f"left alone {root}: {why}", err=True)
+    if dry_run:
+        for step in todo.steps:
+            typer.echo(step.line(dry_run=True))
+        freed = sum(step.bytes for step in todo.steps)
+        typer.echo(f"would free {human(freed)} of {human(todo.bytes)} ({todo.runs} run(s) found); "
+                   "nothing removed (--dry-run)")
+        return
+    try:
+        for step in todo.steps:
+            apply([step])
+            typer.echo(step.line(dry_run=False))
+    except OSError as exc:
+        _fail(f"pruning stopped: {exc}")
+        return
+    freed = sum(step.bytes for step in todo.steps)
+    typer.echo(f"freed {human(freed)} of {human(todo.bytes)} ({todo.runs} run(s) found)")
+    for path in paths:
+        if path.exists():
+            typer.echo(f"  now {runs_line(path)}")
 
 
 if __name__ == "__main__":  # pragma: no cover

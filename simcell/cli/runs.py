@@ -84,11 +84,13 @@ def run_command(
                    rungs=_rungs(rungs, no_rungs), measured=[ladder] if ladder else [], quiet=quiet)
     if not quiet:
         from simcell.reports.summary import summary_text
+        from simcell.runner.disk import folder_bytes, human
 
         typer.echo(summary_text(played.root), nl=False)
         typer.echo(f"{played.games_played:,} games played in "
                    f"{played.seconds - played.prepare_seconds:.1f} s "
-                   f"({played.games_per_second:,.0f} games/s); run directory: {played.root}")
+                   f"({played.games_per_second:,.0f} games/s); run directory: {played.root} "
+                   f"({human(folder_bytes(played.root))})")
         typer.echo(f"report: {played.report / 'report.html'} (and report.md, tables/*.csv)")
 
 

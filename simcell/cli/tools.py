@@ -27,6 +27,14 @@ from simcell.cli.common import (
 )
 
 
+def _sizes(folder: Path, quiet: bool) -> None:
+    """What the tool's runs take on disk (simcell prune makes room), unless quiet."""
+    if not quiet:
+        from simcell.runner.disk import runs_line
+
+        typer.echo(runs_line(folder), err=True)
+
+
 @app.command()
 def compare(
     a: Path = typer.Argument(..., help="Run directory or config A (the baseline)."),
@@ -59,6 +67,7 @@ def compare(
     written = _call(api.compare, a, b, out, unpaired=unpaired, calibration=calibration,
                     rungs=_rungs(rungs, no_rungs), games=games, seed=seed, players=players,
                     workers=workers, dask=dask, force=force, quiet=quiet)
+    _sizes(written, quiet)
     typer.echo(terminal_summary(written))
     typer.echo(f"comparison: {written / 'report.html'} (and report.md, tables/*.csv)")
 
@@ -97,6 +106,7 @@ def sweep(
     written = _call(api.sweep, config, set_ or [], out, calibration=calibration, holdout=holdout,
                     rungs=_rungs(rungs, no_rungs), games=games, seed=seed, players=players,
                     workers=workers, dask=dask, force=force, quiet=quiet)
+    _sizes(written, quiet)
     typer.echo(f"sweep: {written / 'report.html'} (and report.md, tables/*.csv; each variant's "
                f"run directory under {written / 'runs'}, readable by simcell report)")
 
@@ -130,6 +140,7 @@ def seats(
     written = _call(api.seats, config, out, search=search, trials=trials,
                     screen_games=screen_games, confirm=confirm, games=games, seed=seed,
                     players=players, workers=workers, dask=dask, force=force, quiet=quiet)
+    _sizes(written, quiet)
     typer.echo(f"seats: {written / 'report.html'} (and report.md, tables/*.csv)")
 
 
@@ -152,6 +163,7 @@ def calibrate(
 
     written = _call(api.calibrate, config, out, games=games, seed=seed, players=players,
                     workers=workers, dask=dask, force=force, quiet=quiet)
+    _sizes(written, quiet)
     typer.echo(f"calibration: {written / 'report.html'} (and calibration.json)")
 
 
@@ -182,6 +194,7 @@ def probe(
     written = _call(api.probe, config, out, cards=_split(cards), favour=favour,
                     calibration=calibration, games=games, seed=seed, players=players,
                     workers=workers, dask=dask, force=force, quiet=quiet)
+    _sizes(written, quiet)
     typer.echo(f"probe: {written / 'report.html'} (and report.md, tables/*.csv)")
 
 
@@ -210,6 +223,7 @@ def exploit(
 
     written = _call(api.exploit, config, out, holdout_games=holdout_games, games=games, seed=seed,
                     players=players, workers=workers, dask=dask, force=force, quiet=quiet)
+    _sizes(written, quiet)
     typer.echo(f"exploit: {written / 'report.html'} (and exploit.json, tables/*.csv)")
     for line in exploit_sentences(written):
         typer.echo(line)
@@ -245,6 +259,7 @@ def fit(
     written = _call(api.fit, config, out, rounds=rounds, trials=trials, deals=deals,
                     holdout_deals=holdout_deals, band=band, budget_minutes=budget_minutes,
                     seed=seed, players=players, workers=workers, quiet=quiet)
+    _sizes(written, quiet)
     typer.echo(f"fit: {written / FITTED_FILE} (and report.html, fit.json)")
     for line in fit_sentences(written):
         typer.echo(line)
@@ -288,6 +303,7 @@ def ladder(
             _fail(f"--param {text!r}: expected LABEL.KEY=NUMBER, e.g. rollout#b32.playouts=32")
     written = _call(api.ladder, config, out, policies=_split(policies), params=params, games=games,
                     seed=seed, players=players, workers=workers, dask=dask, force=force, quiet=quiet)
+    _sizes(written, quiet)
     typer.echo(f"ladder: {written / 'report.html'} (and ladder.json, tables/*.csv)")
     for line in ladder_sentences(written):
         typer.echo(line)
@@ -354,5 +370,6 @@ def tune(
                     rungs=[] if chosen is False else None if chosen is True else chosen,
                     seed=seed, players=players, workers=workers, dask=dask, force=force,
                     quiet=quiet)
+    _sizes(written, quiet)
     typer.echo(f"tune: {written / 'report.html'} (tuned-cards.toml, tuned.toml; the holdout "
                f"comparison in {written / 'compare'})")

@@ -13,6 +13,7 @@ from typing import Any
 
 from simcell.config.errors import allowed
 from simcell.config.model import (
+    RULE_KEYS,
     Board,
     Card,
     Effect,
@@ -54,13 +55,27 @@ SPOT_LABELS = "abcdefghijklmnopqrstuvwxyz"
 RULE_DOTTED = {"supply": ("limited",), "laureates": ("holder_may_take",)}
 # Board values a run config's [rules] table may set as rule variants.
 BOARD_RULE_KEYS = ("starting_atp", "slot_prices", "budding_locations")
+# The keys of each table of the data files that has required keys, declared (Table.expect) so
+# that a misspelt required key is reported as the misspelling, not as the key missing.
+BOARD_KEYS = ("components", "setup", "card_area", "budding_locations", "goals", "location")
+COMPONENT_KEYS = ("supply", "flasks_per_player", "grey_flasks", "vesicles_per_player",
+                  "goal_markers_per_player", "two_player_detox_removed", "events_set_aside",
+                  "goals_revealed")
+SETUP_KEYS = ("cards_dealt", "starting_atp", "combos")
+BOARD_GOAL_KEYS = ("first_marker_hp", "max_markers_per_goal")
+LOCATION_KEYS = ("id", "name", "action", "spots")
+SPOT_KEYS = ("cost", "gain")
+CARD_KEYS = ("id", "name", "type")
+EFFECT_KEYS = ("kind", "location", "resource", "n", "limit", "condition", "type", "m", "a")
+EFFECT_CARD_KEYS = ("id", "name", "effects")
+GOAL_KEYS = ("id", "name", "criterion", "hp", "type", "resource", "n")
 
 
 # -- shared pieces ------------------------------------------------------------------------
 def _resource_table(t: Table, key: str, *, default: Any = MISSING) -> tuple[int, ...]:
     """A {resource = amount} table with non-negative amounts (required unless a default is
     given)."""
-    sub = t.table(key, default)
+    sub = t.table(key, default).expect(RESOURCES)
     amounts = {r: sub.take(r, int, 0, minimum=0) for r in RESOURCES}
     sub.finish()
     return resource_vector(amounts)
@@ -68,7 +83,7 @@ def _resource_table(t: Table, key: str, *, default: Any = MISSING) -> tuple[int,
 
 def _per_count(t: Table, key: str, minimum: int) -> tuple[int, ...]:
     """A table keyed "2".."5" with one integer per player count."""
-    sub = t.table(key)
+    sub = t.table(key).expect(PLAYER_COUNTS)
     values = tuple(sub.take(p, int, minimum=minimum) for p in PLAYER_COUNTS)
     sub.finish()
     return values
@@ -82,6 +97,8 @@ RULE_LIMITS = {"grey_per_player": (0, None), "max_batch": (1, MAX_BATCH_CODE)}
 
 
 def parse_rules(t: Table) -> Rules:
+    t.expect(RULE_KEYS)
+
     def whole(key):
         lo, hi = RULE_LIMITS[key]
         return t.take(key, int, minimum=lo, maximum=hi)
@@ -102,7 +119,8 @@ def parse_rules(t: Table) -> Rules:
 
 # -- board --------------------------------------------------------------------------------
 def parse_board(t: Table) -> Board:
-    comp = t.table("components")
+    t.expect(BOARD_KEYS)
+    comp = t.table("components").expect(COMPONENT_KEYS)
     supply = _resource_table(comp, "supply")
     flasks = _per_count(comp, "flasks_per_player", 0)
     for p, n in zip(PLAYER_COUNTS, flasks):
@@ -118,7 +136,7 @@ def parse_board(t: Table) -> Board:
     revealed = _per_count(comp, "goals_revealed", 0)
     comp.finish()
 
-    setup = t.table("setup")
+    setup = t.table("setup").expect(SETUP_KEYS)
     dealt = setup.take("cards_dealt", int, minimum=1)
     starting_atp = tuple(
         setup.take_list("starting_atp", int, minimum=0, min_length=MAX_PLAYERS)
@@ -134,18 +152,18 @@ def parse_board(t: Table) -> Board:
         combos.append((combo[0], combo[1]))
     setup.finish()
 
-    area = t.table("card_area")
+    area = t.table("card_area").expect(("slot_prices",))
     slot_prices = tuple(area.take_list("slot_prices", int, minimum=0, min_length=1))
     area.finish()
 
-    bud = t.table("budding_locations")
+    bud = t.table("budding_locations").expect(ORGANELLES)
     budding = tuple(bud.take(o, int, maximum=MAX_BUDDING) for o in ORGANELLES)
     for o, n in zip(ORGANELLES, budding):
         if n < 1:
             raise bud.error(o, f"zero budding locations; every organelle needs at least 1, got {n}")
     bud.finish()
 
-    goals = t.table("goals")
+    goals = t.table("goals").expect(BOARD_GOAL_KEYS)
     first_hp = goals.take("first_marker_hp", int, minimum=0)
     max_markers = goals.take("max_markers_per_goal", int, minimum=1)
     goals.finish()
@@ -174,7 +192,9 @@ def parse_board(t: Table) -> Board:
 
 
 def _parse_location(t: Table) -> Location:
+    t.expect(LOCATION_KEYS)
     loc_id = t.take("id", str)
+    t.label = f"location {loc_id!r}"
     name = t.take("name", str, loc_id)
     action = t.take("action", str, choices=LOCATION_ACTIONS)
     if action == "collect":
@@ -185,6 +205,7 @@ def _parse_location(t: Table) -> Location:
             raise t.error("spots", f"at most {len(SPOT_LABELS)} spots")
         spots = []
         for label, st in zip(SPOT_LABELS, spot_tables):
+            st.expect(SPOT_KEYS)
             cost = _resource_table(st, "cost", default={})
             gain = _resource_table(st, "gain", default={})
             st.finish()
@@ -258,7 +279,7 @@ def override_board_rules(board: Board, rules_table: Table) -> Board:
 
 # -- cards --------------------------------------------------------------------------------
 def parse_cards(t: Table) -> tuple[Card, ...]:
-    rows = t.tables("card")
+    rows = t.expect(("card",)).tables("card")
     t.finish()
     if len(rows) > MAX_CARDS:
         raise t.error("card", f"{len(rows)} cards; at most {MAX_CARDS} are allowed")
@@ -280,10 +301,14 @@ def parse_cards(t: Table) -> tuple[Card, ...]:
 
 
 def _parse_card(t: Table) -> Card:
+    # until its type is read, a card may hold any card field
+    t.expect(CARD_KEYS + tuple(f for fs in CARD_FIELDS.values() for f in fs))
     card_id = t.take("id", int, minimum=0, maximum=MAX_CARDS - 1)
     name = t.take("name", str)
+    t.label = f"card {name!r}"
     card_type = t.take("type", str, choices=CARD_TYPES)
     fields = CARD_FIELDS[card_type]
+    t.expect(CARD_KEYS + fields)
     values: dict[str, Any] = {}
     for f in fields:
         if f == "golgi":
@@ -294,7 +319,7 @@ def _parse_card(t: Table) -> Card:
                 raise t.error("gain", "an Additional Resource card must gain something")
         else:
             values[f] = t.take(f, int, minimum=0)
-    t.finish(("id", "name", "type") + fields)
+    t.finish(CARD_KEYS + fields)
     return Card(id=card_id, name=name, type=card_type, **values)
 
 
@@ -302,7 +327,7 @@ def _parse_card(t: Table) -> Card:
 def _parse_effect(
     t: Table, kinds: tuple[str, ...], location_ids: dict[str, str]
 ) -> Effect:
-    kind = t.take("kind", str, choices=kinds)
+    kind = t.expect(EFFECT_KEYS).take("kind", str, choices=kinds)
     e: dict[str, Any] = {"kind": kind}
 
     def location(allowed_actions: tuple[str, ...] | None) -> str:
@@ -348,9 +373,11 @@ def _parse_effect(
 
 
 def _unique_id_and_name(row: Table, kind: str, ids: set[int], names: set[str]) -> tuple[int, str]:
-    """A data row's id and name, refused when another row of its kind has either."""
+    """A data row's id and name, refused when another row of its kind has either; the row is
+    named by them in its messages from here on ("event 'Autophagy'")."""
     item_id = row.take("id", int, minimum=0)
     name = row.take("name", str)
+    row.label = f"{kind} {name!r}"
     if item_id in ids:
         raise row.error("id", f"duplicate {kind} id {item_id}")
     if name in names:
@@ -365,8 +392,8 @@ def _parse_effect_cards(t: Table, key: str, kinds: tuple[str, ...], board: Board
     out = []
     ids: set[int] = set()
     names: set[str] = set()
-    for row in t.tables(key):
-        card_id, name = _unique_id_and_name(row, key, ids, names)
+    for row in t.expect((key,)).tables(key):
+        card_id, name = _unique_id_and_name(row.expect(EFFECT_CARD_KEYS), key, ids, names)
         effect_tables = row.tables("effects")
         if not effect_tables:
             raise row.error("effects", "needs at least one effect")
@@ -405,8 +432,8 @@ def parse_goals(t: Table, board: Board) -> tuple[Goal, ...]:
     goals = []
     ids: set[int] = set()
     names: set[str] = set()
-    for row in t.tables("goal"):
-        goal_id, name = _unique_id_and_name(row, "goal", ids, names)
+    for row in t.expect(("goal",)).tables("goal"):
+        goal_id, name = _unique_id_and_name(row.expect(GOAL_KEYS), "goal", ids, names)
         criterion = row.take("criterion", str, choices=GOAL_CRITERIA)
         g: dict[str, Any] = {"id": goal_id, "name": name, "criterion": criterion}
         g["hp"] = row.take("hp", int, minimum=0)

@@ -23,10 +23,16 @@ class ConfigError(Exception):
         return ": ".join(parts + [self.message])
 
 
+def closest(name: str, options: Iterable[str]) -> str | None:
+    """The option closest to `name`, or None when nothing is close."""
+    match = difflib.get_close_matches(name, list(options), n=1, cutoff=0.5)
+    return match[0] if match else None
+
+
 def nearest(name: str, options: Iterable[str]) -> str:
     """' (did you mean X?)' for the closest option, or '' when nothing is close."""
-    match = difflib.get_close_matches(name, list(options), n=1, cutoff=0.5)
-    return f" (did you mean {match[0]!r}?)" if match else ""
+    match = closest(name, options)
+    return f" (did you mean {match!r}?)" if match else ""
 
 
 def allowed(options: Iterable[object]) -> str:

@@ -41,8 +41,8 @@ class Fitted:
 
 
 def read_fitted(path: Path) -> Fitted:
-    t = Table(read_toml(path), path)
-    fit = t.table("fit")
+    t = Table(read_toml(path), path).expect(("fit", "players"))
+    fit = t.table("fit").expect(FIT_KEYS)
     policy = fit.take("policy", str)
     if not fitted_policy(policy):
         raise fit.error("policy", f"{policy!r} is not a heuristic policy simcell fit fits "

@@ -37,6 +37,12 @@ from simcell.policies.registry import BUILTIN_POLICIES, LABEL_MARK, builtin, bui
 
 DATA_KINDS = ("board", "rules", "cards", "events", "goals", "epigenetic")
 ROTATIONS = ("cyclic", "all")
+# the tables of a run config and the keys of [run] and of a [[field]]
+# ([sweep] and [tune] are read by `simcell sweep` and `simcell tune`: config/sweep.py, tune.py)
+TOP_KEYS = ("run", "field", "rules", "data", "overrides", "report", "dask", "sweep", "tune")
+RUN_KEYS = ("players", "games", "seed", "duplicate")
+FIELD_KEYS = ("name", "policy", "seats", "pool", "rotation", "params", "fitted")
+FIELD_MODES = ("policy", "seats", "pool")
 MAX_SEED = 2**63 - 1
 
 
@@ -147,10 +153,7 @@ def load_game(
             elif key in RULE_DOTTED:
                 _take_dotted_rules(rules_table, key, rules_raw, rule_origins)
             elif key not in BOARD_RULE_KEYS:
-                options = RULE_KEYS + BOARD_RULE_KEYS + tuple(RULE_DOTTED)
-                raise rules_table.error(
-                    key, f"unknown rule{nearest(key, options)}; allowed: {allowed(options)}"
-                )
+                raise rules_table.unknown(key, RULE_KEYS + BOARD_RULE_KEYS + tuple(RULE_DOTTED))
         board = override_board_rules(board, rules_table)
         for key in BOARD_RULE_KEYS:
             if rules_table.has(key):
@@ -174,7 +177,8 @@ def _take_dotted_rules(rules_table: Table, key: str, rules_raw: dict, origins: d
         flat = f"{key}_{name}"
         if name not in RULE_DOTTED[key]:
             options = tuple(f"{key}.{n}" for n in RULE_DOTTED[key])
-            raise sub.error(name, f"unknown rule{nearest(f'{key}.{name}', options)}; "
+            dotted = f"{key}.{name}"
+            raise sub.error(name, f"unknown field {dotted!r}{nearest(dotted, options)}; "
                                   f"allowed here: {allowed(options)}")
         if rules_table.has(flat):
             raise sub.error(name, f"set twice: as {key}.{name} and as {flat}; keep one")
@@ -197,10 +201,10 @@ def load_run_config(path: Path | str, players: tuple[int, ...] | None = None) ->
     if players is not None:
         data = dict(data)
         data["run"] = dict(data.get("run", {}), players=list(players))
-    top = Table(data, path)
+    top = Table(data, path).expect(TOP_KEYS)
     base = path.parent
 
-    run = top.table("run")
+    run = top.table("run").expect(RUN_KEYS)
     players_raw = run.take("players", (int, list))
     if isinstance(players_raw, int):
         players_list = [players_raw]
@@ -246,9 +250,7 @@ def load_run_config(path: Path | str, players: tuple[int, ...] | None = None) ->
     dask_t = top.table("dask", {})
     scheduler = dask_t.take("scheduler", str, "") or None
     dask_t.finish()
-    # [sweep] and [tune] are read by `simcell sweep` and `simcell tune` (config/variants.py,
-    # config/tune.py); a plain run ignores them
-    top.finish(("run", "field", "rules", "data", "overrides", "report", "dask", "sweep", "tune"))
+    top.finish(TOP_KEYS)  # a plain run ignores [sweep] and [tune]
     return RunConfig(
         source=path,
         players=players,
@@ -282,7 +284,12 @@ def _check_policy(t: Table, key: str, name: str, base: Path) -> None:
 
 
 def _parse_field(t: Table, players: tuple[int, ...], base: Path, game: GameDefinition) -> PolicyField:
-    modes = [k for k in ("policy", "seats", "pool") if t.has(k)]
+    t.expect(FIELD_KEYS)
+    modes = [k for k in FIELD_MODES if t.has(k)]
+    if not modes:  # none given: a misspelling of one is the error to report
+        for mode in FIELD_MODES:
+            if (misspelt := t.misspelt(mode)) is not None:
+                raise misspelt
     if len(modes) != 1:
         raise t.error(
             None, "a field needs exactly one of 'policy' (every seat), 'seats' (one per seat) "
@@ -329,7 +336,7 @@ def _parse_field(t: Table, players: tuple[int, ...], base: Path, game: GameDefin
     params_table.finish(params_table.keys())
     params_at, fitted = _fitted(t.table("fitted", {}), used, players, base)
     name = t.take("name", str, kwargs.get("policy") or mode)
-    t.finish(("name", "policy", "seats", "pool", "rotation", "params", "fitted"))
+    t.finish(FIELD_KEYS)
     return PolicyField(name=name, params=tuple(params), params_at=params_at, fitted=fitted, **kwargs)
 
 

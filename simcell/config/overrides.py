@@ -40,6 +40,8 @@ BOARD_SECTIONS = ("components", "setup", "card_area", "budding_locations", "goal
 TYPES = "types"
 # a relative value: "+1", "-2" (a string, as TOML reads +1 as the number 1)
 RELATIVE = re.compile(r"[+-]\d+")
+# every field some card type has: a key none has is a misspelling ("unknown field")
+ANY_CARD_FIELD = {f for fields in CARD_FIELDS.values() for f in fields}
 
 
 def apply_overrides(
@@ -63,6 +65,18 @@ def apply_overrides(
             _override_board(merged["board"], overrides.table("board"), origins["board"], applied)
     overrides.finish(tuple(ENTRY_KINDS) + ("board", TYPES))
     return merged, origins, applied
+
+
+def _no_field(values: Table, key: str, settable, whose: str, card_field: bool = False,
+              has: str = "has"):
+    """The error for an override of a field `whose` does not have: a field of another card type
+    ("card 'Insulin' has no field 'lipid'"), else a misspelling ("unknown field 'protien' of
+    card 'Insulin' (did you mean 'protein'?)")."""
+    if card_field:
+        return values.error(key, f"{whose} {has} no field {key!r} to override; allowed: "
+                                 f"{allowed(settable)}")
+    return values.error(key, f"unknown field {key!r} of {whose}{nearest(key, settable)}; "
+                             f"allowed: {allowed(settable)}")
 
 
 def _set(row: dict[str, Any], key: str, value: Any, values: Table) -> Any:
@@ -91,9 +105,8 @@ def _override_types(data: dict[str, Any], table: Table, origins: Origins, applie
         mine = [(i, row) for i, row in enumerate(rows) if isinstance(row, dict) and row.get("type") == kind]
         for key in values.keys():
             if key not in settable:
-                raise values.error(
-                    key, f"{CARD_TYPE_LABELS[kind]} cards have no field {key!r} to override"
-                    f"{nearest(key, settable)}; allowed: {allowed(settable)}")
+                raise _no_field(values, key, settable, f"{CARD_TYPE_LABELS[kind]} cards",
+                                card_field=key in ANY_CARD_FIELD, has="have")
             for i, row in mine:
                 old = copy.deepcopy(row.get(key))
                 _set(row, key, values.data[key], values)
@@ -139,11 +152,8 @@ def _override_entries(
             settable = ("effects",)
         for key in values.keys():
             if key not in settable:
-                raise values.error(
-                    key,
-                    f"{array_key} {name!r} has no field {key!r} to override{nearest(key, settable)}; "
-                    f"allowed: {allowed(settable)}",
-                )
+                raise _no_field(values, key, settable, f"{array_key} {name!r}",
+                                card_field=kind == "cards" and key in ANY_CARD_FIELD)
             old = copy.deepcopy(row.get(key))
             if kind == "cards":
                 _set(row, key, values.data[key], values)
@@ -176,7 +186,7 @@ def _override_board(
             for k in sub.keys():
                 if k not in section:
                     raise sub.error(
-                        k, f"board section {key!r} has no key {k!r}{nearest(k, section)}; "
+                        k, f"unknown field {k!r} in board section {key!r}{nearest(k, section)}; "
                         f"allowed: {allowed(section)}"
                     )
                 old = section[k]
@@ -202,10 +212,7 @@ def _override_board(
                     spot_table = sub.table(k)
                     for field in spot_table.keys():
                         if field not in ("cost", "gain"):
-                            raise spot_table.error(
-                                field, f"unknown spot field{nearest(field, ('cost', 'gain'))}; "
-                                "allowed: 'cost', 'gain'"
-                            )
+                            raise _no_field(spot_table, field, ("cost", "gain"), f"spot {key}.{k}")
                         old = spots[j].get(field, {})
                         spots[j][field] = copy.deepcopy(spot_table.data[field])
                         origins[f"location[{i}].spots[{j}].{field}"] = (

@@ -7,9 +7,9 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from simcell.config.model import GameDefinition
+from simcell.config.model import Card, GameDefinition
 from simcell.config.placements import card_placements
-from simcell.vocabulary import CARD_TYPES, SEED_CARD_COUNTS
+from simcell.vocabulary import CARD_FIELDS, CARD_TYPES, SEED_CARD_COUNTS
 
 CARD_VALUE_FIELDS = ("type", "atp", "protein", "carb", "lipid", "golgi", "hp", "bonus_per_match", "gain")
 
@@ -105,6 +105,21 @@ def describe_run_config(rc, shipped: GameDefinition) -> list[str]:
                       for k, v in rc.report.bands)
     out.append(f"report        blocks={rc.report.blocks} bands: {bands}")
     return out
+
+
+def card_value_marks(card: Card, shipped: Card | None) -> dict[str, bool | None]:
+    """For each of the card table's value fields (CARD_VALUE_FIELDS): None where the card's type
+    has no such field, else whether the value differs from `shipped`, the shipped card of its id
+    (None for an added card: each value of its type is new)."""
+    own = set(CARD_FIELDS[card.type])
+    type_changed = shipped is None or shipped.type != card.type
+    marks: dict[str, bool | None] = {"type": type_changed}
+    for f in CARD_VALUE_FIELDS[1:]:
+        if f not in own:
+            marks[f] = None
+        else:
+            marks[f] = type_changed or getattr(shipped, f) != getattr(card, f)
+    return marks
 
 
 def card_rows(game: GameDefinition) -> list[dict[str, object]]:

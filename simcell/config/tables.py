@@ -2,8 +2,10 @@
 
 A `Table` wraps one TOML table with the file it came from and its dotted key path. Every value
 is taken through `take` with the type and range it must have; `finish` rejects any key that was
-not taken (a typo), suggesting the nearest allowed key. All errors are `ConfigError`s that name
-the file and the full key.
+not taken (a typo), suggesting the nearest allowed key. A table that declares its keys (`expect`)
+reports a required key that is missing beside a key it does not know that looks like it as that
+misspelling ("unknown field 'protien' ... did you mean 'protein'?"), not as the key missing. All
+errors are `ConfigError`s that name the file and the full key.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from simcell.config.errors import ConfigError, allowed, nearest
+from simcell.config.errors import ConfigError, allowed, closest, nearest
 
 MISSING: Any = object()
 
@@ -64,7 +66,8 @@ class Table:
     """One TOML table being read: values are taken with their type; leftovers are typos.
 
     `origins` maps a key of this table to the (file, key path) it really came from, for values
-    set by an override in a run config, so that errors point at the override.
+    set by an override in a run config, so that errors point at the override. `label` names the
+    row in messages ("card 'Insulin'"); sub-tables inherit it.
     """
 
     def __init__(
@@ -74,15 +77,25 @@ class Table:
         path: str = "",
         origins: dict[str, tuple[Path | str, str]] | None = None,
         whole_origin: tuple[Path | str, str] | None = None,
+        label: str | None = None,
     ) -> None:
         self.file = file
         self.path = path
         self.origins = origins or {}
         self.whole_origin = whole_origin
+        self.label = label
         if not isinstance(data, dict):
             raise ConfigError(file, path or None, f"must be a table, got {_describe(data)}")
         self.data = data
         self._taken: set[str] = set()
+        self._expected: set[str] = set()
+
+    def expect(self, keys: Iterable[str]) -> Table:
+        """Declare every key this table may hold. Only then can a key it holds that is none of
+        them be told, before `finish`, from a key read later, so that a required key missing
+        beside such a look-alike is reported as the misspelling it is."""
+        self._expected = set(keys)
+        return self
 
     # -- naming --------------------------------------------------------------------------
     def keypath(self, key: str) -> str:
@@ -121,7 +134,7 @@ class Table:
         self._taken.add(key)
         if key not in self.data:
             if default is MISSING:
-                raise self.error(key, f"missing; expected {type_name(kind)}")
+                raise self.missing(key, f"missing; expected {type_name(kind)}")
             return default
         value = self.data[key]
         check_value(self, key, value, kind, minimum, maximum, choices)
@@ -152,13 +165,13 @@ class Table:
         self._taken.add(key)
         if key not in self.data:
             if default is MISSING:
-                raise self.error(key, "missing; expected a table")
+                raise self.missing(key, "missing; expected a table")
             data = default
         else:
             data = self.data[key]
         if not isinstance(data, dict):
             raise self.error(key, f"must be a table, got {_describe(data)}")
-        return Table(data, self.file, self.keypath(key), *self._sub_origins(key))
+        return Table(data, self.file, self.keypath(key), *self._sub_origins(key), label=self.label)
 
     def _sub_origins(
         self, prefix: str
@@ -186,7 +199,8 @@ class Table:
                 item_origins: tuple = ({}, (file, f"{path}[{i}]"))
             else:
                 item_origins = self._sub_origins(f"{key}[{i}]")
-            out.append(Table(item, self.file, f"{self.keypath(key)}[{i}]", *item_origins))
+            out.append(Table(item, self.file, f"{self.keypath(key)}[{i}]", *item_origins,
+                             label=self.label))
         return out
 
     def keys(self) -> list[str]:
@@ -194,14 +208,39 @@ class Table:
 
     def finish(self, allowed_keys: Iterable[str] | None = None) -> None:
         """Reject every key that was not taken: unknown keys are typos."""
+        if self._expected and not self._taken <= self._expected:
+            # a declaration that lags the reading would name a real key a misspelling
+            extra = sorted(self._taken - self._expected)
+            raise RuntimeError(f"{self.path or 'the top table'} read {extra} without declaring "
+                               "them (Table.expect)")
         known = set(allowed_keys) if allowed_keys is not None else self._taken
         for key in self.data:
             if key not in known:
-                options = sorted(known)
-                raise self.error(
-                    key,
-                    f"unknown key{nearest(key, options)}; allowed: {allowed(options) or 'none'}",
-                )
+                raise self.unknown(key, known)
+
+    def unknown(self, key: str, options: Iterable[str], meant: str | None = None) -> ConfigError:
+        """The error for `key`, which this table does not know: "unknown field 'KEY' in LABEL
+        (did you mean 'MEANT'?); allowed: ...", the nearest option suggested unless `meant`."""
+        options = sorted(options)
+        hint = f" (did you mean {meant!r}?)" if meant else nearest(key, options)
+        where = f" in {self.label}" if self.label else ""
+        return self.error(key, f"unknown field {key!r}{where}{hint}; "
+                               f"allowed: {allowed(options) or 'none'}")
+
+    def missing(self, key: str, message: str) -> ConfigError:
+        """The error for a required `key` that is not there: the misspelling of it this table
+        holds, if it declared its keys and holds one (`misspelt`), else `message` at `key`."""
+        return self.misspelt(key) or self.error(key, message)
+
+    def misspelt(self, key: str) -> ConfigError | None:
+        """The unknown-field error of a key this table holds that it does not expect and that
+        looks like `key` (a misspelling of it), or None. Only a table that declared its keys
+        can tell: elsewhere a key not yet taken may be one read later."""
+        if not self._expected:
+            return None
+        known = self._expected | self._taken | {key}
+        stray = closest(key, [k for k in self.data if k not in known])
+        return None if stray is None else self.unknown(stray, known, meant=key)
 
 
 def check_value(

@@ -55,8 +55,9 @@ def _segment(run: RunData, players: int) -> SegmentInfo | None:
 EDGE_HALF_WIDTH = 0.5  # pp: an undecided verdict this precise sits on its band's edge
 
 
-def _figures(run: RunData, seg: SegmentInfo, cards: list[str]) -> dict[str, tuple[Estimate, str, float]]:
-    """figure label -> (estimate, verdict, band) in one run's segment."""
+def _figures(run: RunData, seg: SegmentInfo, cards: list[str]) -> dict[str, tuple[Estimate, str, float, Estimate]]:
+    """figure label -> (its 95% estimate, verdict, band, the interval the verdict is read from:
+    the seats' own, the types' and cards' simultaneous ones) in one run's segment."""
     p = seg.players
     band = run.seat_band(p)
     bands = run.resolved["report"]["bands"]
@@ -65,31 +66,37 @@ def _figures(run: RunData, seg: SegmentInfo, cards: list[str]) -> dict[str, tupl
     f = seat_figures(run, seg, band)
     for s in range(p):
         e = f.win_single[s].scaled(100, -100 / p)
-        out[f"{seat_name(s)} win share − fair share, pp"] = (e, _signed(verdict(e, band), e.value), band)
+        out[f"{seat_name(s)} win share − fair share, pp"] = (e, _signed(verdict(e, band), e.value), band, e)
     types = segment_types(run, seg, type_band)
     for _, t in types.iterrows():
         e = Estimate(t["gap_pp"], t["gap_pp_se"], 0, bounds=(t["gap_pp_low"], t["gap_pp_high"]))
+        decision = Estimate(t["gap_pp"], t["gap_pp_se"], 0, bounds=(t["gap_pp_sim_low"], t["gap_pp_sim_high"]))
         out[f"{CARD_TYPE_LABELS.get(t['type'], pretty(t['type']))} − average card, pp"] = (
-            e, _signed(t["verdict"], t["gap_pp"]), type_band)
+            e, _signed(t["verdict"], t["gap_pp"]), type_band, decision)
     c = segment_cards(run, seg, card_band)
     c = c.assign(verdict=card_verdict(c, card_band))
     for _, row in c[c["name"].isin(cards)].iterrows():
         e = Estimate(row["contrast_pp"], row["contrast_pp_se"], 0,
                      bounds=(row["contrast_pp_low"], row["contrast_pp_high"]))
-        out[f"{row['name']} against its type, pp"] = (e, _signed(row["verdict"], row["contrast_pp"]), card_band)
+        decision = Estimate(row["contrast_pp"], row["contrast_pp_se"], 0,
+                            bounds=(row["contrast_sim_low"], row["contrast_sim_high"]))
+        out[f"{row['name']} against its type, pp"] = (
+            e, _signed(row["verdict"], row["contrast_pp"]), card_band, decision)
     return out
 
 
-def games_to_settle(e: Estimate, band: float, games: int) -> float:
+def games_to_settle(e: Estimate, decision: Estimate, band: float, games: int) -> float:
     """Games (at this player count, in all) after which a figure like this one would be settled
-    against its band: its 95% interval narrower than its distance from the band's edge, which
-    shrinks as 1/sqrt(games). inf when it sits on the edge: its interval already narrower than
-    2 x EDGE_HALF_WIDTH, or its value on the edge itself."""
+    against its band: the interval its verdict is read from (`decision`) narrower than its
+    distance from the band's edge; an interval shrinks as 1/sqrt(games). inf when it sits on the
+    edge: its 95% interval (`e`) already narrower than 2 x EDGE_HALF_WIDTH, or its value on the
+    edge itself."""
     half = (e.high - e.low) / 2
+    decide = (decision.high - decision.low) / 2
     distance = abs(abs(e.value) - band)
     if not np.isfinite(half) or half < EDGE_HALF_WIDTH or distance <= 0:
         return float("inf")
-    return games * (half / distance) ** 2
+    return games * max(decide / distance, 1.0) ** 2
 
 
 def _left_to_settle(row: dict, by_rung: dict, label: str, games: dict[str, tuple[int, float]]) -> str:
@@ -97,16 +104,20 @@ def _left_to_settle(row: dict, by_rung: dict, label: str, games: dict[str, tuple
     that it sits on the band's edge."""
     parts, edge = [], []
     for rung, figs in by_rung.items():
-        e, v, band = figs[label]
+        e, v, band, decision = figs[label]
         if v != INCONCLUSIVE:
             continue
         n, seconds = games[rung]
-        need = games_to_settle(e, band, n)
+        need = games_to_settle(e, decision, band, n)
         row[f"{rung}_games_to_settle"] = need
         if not np.isfinite(need):
             edge.append(rung)
+        elif need <= n:
+            # its interval already clears the edge: the card screen's q-value (over every card)
+            # is what still holds it back, and a few more games settle it
+            parts.append(f"{rung} a few more games (its interval already clears the band's edge)")
         else:
-            more = max(need - n, 0.0)
+            more = need - n
             minutes = more * seconds / n / 60 if n and seconds else float("nan")
             parts.append(f"{rung} ~{_round(more)} more games" + (f" (~{_minutes(minutes)})" if minutes == minutes else ""))
     if edge:
@@ -158,7 +169,7 @@ def rows(run: RunData) -> tuple[pd.DataFrame, dict | None]:
             row = {"players": seg.players, "figure": label}
             verdicts = {}
             for rung, figs in by_rung.items():
-                e, v, _band = figs[label]
+                e, v, _band, _decision = figs[label]
                 row[f"{rung}_value"], row[f"{rung}_low"], row[f"{rung}_high"] = e.value, e.low, e.high
                 row[f"{rung}_verdict"] = verdicts[rung] = v
             row["across_skill"], row["how"] = mark(verdicts)

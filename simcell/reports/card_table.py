@@ -37,6 +37,13 @@ def card_table(run: RunData) -> pd.DataFrame:
     return pd.read_csv(path, keep_default_na=False, na_values=[""])
 
 
+def _ratio_of(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a / b, NaN where b is 0 or NaN (a card never dealt), without numpy's warning on a
+    user's terminal."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(b > 0, a / np.where(b > 0, b, 1.0), np.nan)
+
+
 def _ratios(num: np.ndarray, den: np.ndarray, card_ids) -> list:
     """Per card: jackknife ratio of two blocks x 64 count arrays."""
     return [jackknife_ratio(num[:, j], den[:, j]) for j in card_ids]
@@ -190,7 +197,7 @@ def segment_cards(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFram
         "contrast_sim_low": sc.sim_low, "contrast_sim_high": sc.sim_high,
         # the same without the seat adjustment, and how much variance the adjustment removed
         "contrast_pp_plain": plain.contrast * pp, "contrast_pp_plain_se": plain.contrast_se * pp,
-        "contrast_variance_ratio": (plain.contrast_se / win.contrast_se) ** 2,
+        "contrast_variance_ratio": _ratio_of(plain.contrast_se, win.contrast_se) ** 2,
         "p_value": sc.p_value, "q_value": sc.q_value, "flagged": sc.flagged,
         "shrunk_open_hand_win_pp": shrunk, "rank_low": rlo, "rank_high": rhi,
         "keep_rate": [e.value for e in keep], "keep_rate_low": [e.low for e in keep],

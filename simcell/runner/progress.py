@@ -65,18 +65,25 @@ def progress_bar(quiet: bool):
 
 
 @contextmanager
-def compile_spinner(expected: float, measured: bool, compiling: bool | None, console=None):
+def compile_spinner(expected: float, measured: bool, compiling: bool | None, console=None,
+                    what: str = "the game kernel", say_when_not_terminal: bool = False):
     """A spinner with the elapsed time while the kernel compiles (`compiling` True) or while it
     compiles or loads (None: numba's cache could not be read), with the expected duration:
     this machine's last compile (`measured`) or the development VM's. Drawn on `console` (a
-    rich Console; default: the terminal's), and cleared when the block ends."""
+    rich Console; default: the terminal's), and cleared when the block ends. `what` names what
+    compiles; where the console is no terminal (no spinner is drawn), `say_when_not_terminal`
+    prints the spinner's words once instead."""
+    from rich import get_console
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     where = "on this machine" if measured else "on a 2-core VM"
-    what = ("compiling the game kernel for this simcell code, once per machine"
-            if compiling else "loading (or compiling) the game kernel")
-    with Progress(SpinnerColumn(), TextColumn(f"{what} (about {expected:.0f} s {where})"),
-                  TextColumn("elapsed"), TimeElapsedColumn(), transient=True,
-                  console=console) as spinner:
+    doing = (f"compiling {what} for this simcell code, once per machine"
+             if compiling else f"loading (or compiling) {what}")
+    text = f"{doing} (about {expected:.0f} s {where})"
+    shown = console or get_console()
+    if say_when_not_terminal and not shown.is_terminal:
+        shown.print(text, highlight=False, soft_wrap=True)
+    with Progress(SpinnerColumn(), TextColumn(text), TextColumn("elapsed"), TimeElapsedColumn(),
+                  transient=True, console=console) as spinner:
         spinner.add_task("compile", total=None)
         yield

@@ -26,6 +26,7 @@ from simcell import __version__
 from simcell.config.load import RunConfig, load_default_game, load_run_config
 from simcell.config.summary import card_difference_rows
 from simcell.runner.backends import BackendError, backend
+from simcell.runner.disk import PRUNED, SIZE, folder_bytes
 from simcell.runner.plan import Chunk, Segment, chunk_size, chunks, segments
 from simcell.vocabulary import RECORD_SCHEMA_VERSION
 from simcell.runner.resolved import differences, resolved_config, resolved_hash, user_policy_source
@@ -253,6 +254,8 @@ class Runner:
                 meta["games"] = total
                 meta["decisions"] = decisions
                 meta["completed"] = _now()
+                meta.pop(PRUNED, None)  # a pruned run resumed: its records are played again
+                meta[SIZE] = folder_bytes(run.root)
             with contextlib.suppress(RunDirError):  # a full disk: the chunks stay consistent
                 run.write_json(RUN_FILE, meta)
         return RunOutcome(run.root, status, done, played, wall, meta.get("decisions", 0), prepare)

@@ -5,6 +5,8 @@ on disk) in one process, so that workers on the same machine only load them.
 A local run warms in the coordinating process before its workers start; a Dask run warms one
 worker per host first, then the others (kernel/jit.py names the cache folder, shared by every
 process of a user on a machine). `simcell warm` does it ahead of time, for images and clusters.
+A traced game (`simcell replay`) plays through other entry points, the single-game loops, which
+`warm_traced` compiles the same way, once, when the first replay of a loop needs them.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ _LOOP_POLICY = {LOOP_RANDOM: "random", LOOP_POLICIES: "greedy", LOOP_SEARCH: "ro
 DEFAULT_SECONDS = {LOOP_RANDOM: 22.0, LOOP_POLICIES: 35.0, LOOP_SEARCH: 45.0}
 SUMS_SECONDS = 2.0
 TIMINGS_FILE = "compile-seconds.json"
+TRACED = "replay"  # timings of a loop's traced entry points are kept as "replay-LOOP"
 
 
 @dataclass
@@ -151,6 +154,52 @@ def warm(loops: Iterable[int]) -> Warmed:
     if compiled:
         _record_timings({n: seconds[n] for n in compiled})
     return Warmed(seconds, compiled)
+
+
+def _traced_entries(loop: int) -> list:
+    """The entry points a traced game of `loop` calls: the single-game loop, the seating and the
+    game's records (runner/games.play_traced)."""
+    from simcell.play.game import PLAY_GAME, record_game, seat_game
+
+    return [PLAY_GAME[loop], seat_game, record_game]
+
+
+def traced_name(loop: int) -> str:
+    return f"{TRACED}-{LOOP_NAMES[loop]}"
+
+
+def needs_compile_traced(loop: int) -> bool | None:
+    """Whether warm_traced(loop) would compile anything (None: cannot tell)."""
+    states = [_cached(entry) for entry in _traced_entries(loop)]
+    if None in states:
+        return None
+    return not all(states)
+
+
+def expected_traced_seconds(loop: int) -> tuple[float, bool]:
+    """The expected cold compile of a loop's traced entry points: (seconds, measured here), this
+    machine's last where there is one, else its game loop's on the development VM (the same
+    rules and policies, compiled into another entry point)."""
+    timings = _read_timings()
+    name = traced_name(loop)
+    return timings.get(name, DEFAULT_SECONDS[loop]), name in timings
+
+
+def warm_traced(loop: int) -> Warmed:
+    """Compile (or load from the cache) the traced entry points of `loop` by playing one traced
+    2-player game of the shipped set in this process; records this machine's compile time."""
+    from simcell.config.load import load_default_game
+    from simcell.runner.fields import homogeneous
+    from simcell.runner.games import play_traced
+
+    name = traced_name(loop)
+    cold = needs_compile_traced(loop) is True
+    t = time.perf_counter()
+    play_traced(load_default_game(), 2, 0, 0, homogeneous(_LOOP_POLICY[loop], 2))
+    seconds = {name: time.perf_counter() - t}
+    if cold:
+        _record_timings(seconds)
+    return Warmed(seconds, [name] if cold else [])
 
 
 def warm_all() -> Warmed:

@@ -14,7 +14,8 @@ page, a JSON API over the session, and the studio folder's files (exports, compa
     GET  /files/...        the studio folder, read-only
 
 Every write goes under the studio folder. A request that fails answers with its error; it never
-stops the server."""
+stops the server. Requests to another host or from another site's page, and POSTs that are not
+JSON, are refused before they reach a route (studio/guard.py)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
@@ -33,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 
 from simcell.config.errors import ConfigError
 from simcell.studio.edits import Edit, EditError, export
+from simcell.studio.guard import RequestGuard
 from simcell.studio.session import Session, finite
 
 HOST = "127.0.0.1"  # this machine only, unless --host says otherwise
@@ -92,7 +95,8 @@ def _page() -> str:
     return resources.files("simcell.studio").joinpath("page.html").read_text(encoding="utf-8")
 
 
-def build_app(session: Session, plays=None) -> Starlette:
+def build_app(session: Session, plays=None, *, host: str = HOST, port: int = PORT) -> Starlette:
+    """The studio's app as served on `host`:`port`, the only address whose requests it answers."""
     exports = Exports(session, plays)
 
     async def body(request: Request) -> dict:
@@ -159,14 +163,15 @@ def build_app(session: Session, plays=None) -> Starlette:
         Route("/api/compare/{n:int}", guarded(compare_state)),
         Mount("/files", app=StaticFiles(directory=session.folder, html=True), name="files"),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, middleware=[Middleware(RequestGuard, host=host, port=port)])
 
 
 def serve(session: Session, plays=None, *, host: str = HOST, port: int = PORT, ready=None) -> None:
     """Serve until interrupted (uvicorn handles Ctrl-C); `ready(url)` is called once listening."""
     import uvicorn
 
-    config = uvicorn.Config(build_app(session, plays), host=host, port=port, log_level="warning")
+    config = uvicorn.Config(build_app(session, plays, host=host, port=port), host=host, port=port,
+                            log_level="warning")
     server = uvicorn.Server(config)
     if ready is not None:
         original = server.startup
