@@ -8,6 +8,8 @@ adjustment (fitted on the games it adjusts, or centred wrong) fails these tests.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -181,3 +183,106 @@ def test_watching_an_aa_edit_block_by_block_stops_it_wrongly_at_most_5_percent()
     fixed = _stop_rate(lambda k: stats.t.ppf(0.975, k - 1), 1000, looks, np.random.default_rng(7))
     assert watched <= 0.05, watched
     assert fixed > 0.12, fixed
+
+
+# -- on the game itself (slow) --------------------------------------------------------------------
+@pytest.mark.slow
+def test_adjusted_and_plain_agree_on_a_million_games(tmp_path):
+    """The seat adjustment moves no card's expected effect: on a 1,000,000-game 5-player run the
+    adjusted and plain contrasts of every card differ by no more than their difference's own
+    sampling error allows (|z| < 4 over 43 cards, jackknifed), and the mean difference is ~0;
+    the adjusted intervals are the narrower."""
+    from simcell import api
+    from simcell.reports.card_table import card_sums, card_table
+    from simcell.reports.data import RunData
+
+    config = tmp_path / "c.toml"
+    config.write_text('[run]\nplayers = 5\ngames = 1_000_000\nseed = 515\n\n[[field]]\nname = "planner"\n'
+                      'policy = "planner"\n\n[report]\nrungs = []\n')
+    played = api.play(config, out=tmp_path / "run", quiet=True, report=False)
+    run = RunData(played.root)
+    sums = card_sums(run, run.segments[0])
+    cards = card_table(run)
+    ids, types = cards["id"].to_numpy(), cards["type"].to_numpy()
+    plain, adjusted = cs.Numerators.plain(sums.opening[..., 0]), sums.numerators(0)
+    k = sums.dealt.shape[0]
+    total_d, left_d = sums.dealt.sum(0), sums.dealt.sum(0)[None] - sums.dealt
+    diff = (plain.total - adjusted.total)[ids] / total_d[ids]
+    left = (plain.left - adjusted.left)[:, ids] / left_d[:, ids]
+    se = np.sqrt((k - 1) / k * ((left - left.mean(0)) ** 2).sum(0))
+    z = diff / se
+    assert np.abs(z).max() < 4.0, np.round(z, 2)
+    assert abs(z.mean()) < 3 / np.sqrt(len(z))
+    a = cs.card_effects(adjusted, sums.dealt, ids, types)
+    p = cs.card_effects(plain, sums.dealt, ids, types)
+    assert np.median((p.contrast_se / a.contrast_se) ** 2) > 1.3
+
+
+@pytest.mark.slow
+def test_planted_effects_are_covered_at_the_nominal_rate(tmp_path):
+    """The planted deck of tests/test_cards.py (an enzyme +3 HP, one +3 ATP, two clones) over 40
+    replicates on independent seeds: each replicate's adjusted 95% interval of those four cards'
+    contrasts covers the mean over the replicates (the truth to within its own small error) at
+    least 94% of the time (152 of 160 intervals)."""
+    from tests.test_cards import CLONE_A, CLONE_B, JUNK, PLANTED, replicate, uniform_deck
+
+    deck = uniform_deck(tmp_path, planted=True)
+    rows = []
+    for r in range(40):
+        _, t = replicate(tmp_path, deck, 9100 + r)
+        rows.append(t.set_index("card").loc[[PLANTED, JUNK, CLONE_A, CLONE_B],
+                                            ["contrast_pp", "contrast_pp_low", "contrast_pp_high"]])
+    table = pd.concat(rows, keys=range(40), names=["rep", "card"])
+    truth = table.groupby("card")["contrast_pp"].mean()
+    hit = (table["contrast_pp_low"] <= table.index.get_level_values("card").map(truth)) & \
+          (table.index.get_level_values("card").map(truth) <= table["contrast_pp_high"])
+    assert hit.mean() >= 0.94, (hit.mean(), truth)
+
+
+def _rung_verdicts(tmp_path: Path, name: str, rung_field: str, seeds: tuple[int, int]) -> pd.DataFrame:
+    """A 2-player planner run and, as its second rung, `rung_field` (a [[field]] table) played
+    on `seeds[1]`: the verdicts across skill reports/across_skill.rows gives the pair."""
+    import json
+
+    from simcell import api
+    from simcell.reports.across_skill import rows
+    from simcell.reports.data import RunData
+
+    body = '[run]\nplayers = 2\ngames = 40_000\nseed = {seed}\n\n{field}\n[report]\nrungs = []\n'
+    planner = '[[field]]\nname = "planner"\npolicy = "planner"\n'
+    run_cfg, rung_cfg = tmp_path / f"{name}-run.toml", tmp_path / f"{name}-rung.toml"
+    run_cfg.write_text(body.format(seed=seeds[0], field=planner))
+    rung_cfg.write_text(body.format(seed=seeds[1], field=rung_field))
+    root = api.play(run_cfg, out=tmp_path / name, quiet=True, rungs=False).root
+    api.play(rung_cfg, out=root / "rungs" / "other", quiet=True, rungs=False, report=False)
+    (root / "rungs" / "rungs.json").write_text(json.dumps({"field": "planner", "not_played": [], "rungs": [
+        {"rung": "planner", "run": ".", "players": [2], "games": 40_000},
+        {"rung": "other", "run": "rungs/other", "players": [2], "games": 40_000, "seconds": 1.0}]}))
+    df, _ = rows(RunData(root))
+    return df
+
+
+@pytest.mark.slow
+def test_an_aa_rung_finds_no_skill_dependence_and_a_misvaluing_rung_is_found(tmp_path):
+    """A/A: the planner against the planner on other deals, as two rungs: no verdict is marked
+    skill-dependent beyond the nominal rate (at most 1 of every figure over three replicates).
+    Planted: a rung that never values one card a planner flags far above its type (favour 0)
+    is marked skill-dependent on that card."""
+    from simcell.reports.across_skill import SKILL_DEPENDENT
+
+    planner = '[[field]]\nname = "planner"\npolicy = "planner"\n'
+    dependent = total = 0
+    for r in range(3):
+        df = _rung_verdicts(tmp_path, f"aa{r}", planner, (700 + r, 800 + r))
+        dependent += int((df["across_skill"] == SKILL_DEPENDENT).sum())
+        total += len(df)
+    assert dependent <= max(1, round(0.05 * total)), (dependent, total)
+    base = _rung_verdicts(tmp_path, "base", planner, (900, 901))
+    strong = base[base["figure"].str.endswith("against its type, pp")
+                  & (base["planner_verdict"] == "out of band (+)")]
+    assert len(strong), base[["figure", "planner_verdict"]]
+    card = strong.sort_values("planner_value").iloc[-1]["figure"].removesuffix(" against its type, pp")
+    misvalued = planner + f'\n[field.params.planner]\nfavour_card = "{card}"\nfavour = 0.0\n'
+    df = _rung_verdicts(tmp_path, "planted", misvalued, (900, 901))
+    row = df.set_index("figure").loc[f"{card} against its type, pp"]
+    assert row["across_skill"] == SKILL_DEPENDENT, row
