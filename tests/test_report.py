@@ -423,3 +423,17 @@ def test_seat_equality_test_survives_a_short_run_with_a_constant_seat():
     assert none.df == 0 and np.isnan(none.statistic) and np.isnan(none.p_value)
     full = iv.seat_equality(np.vstack([s, [[0.0, 0.5, 0.5]]]))  # seat 2 ties once: full rank
     assert full.df == 2 and "singular" not in full.name
+
+
+def test_numbers_print_as_a_designer_reads_them():
+    """Issue 70 defect 9: an interval apart by rounding error alone is one value (it printed
+    "7.333 (within ±1e-14)"), a ± half-width shows at least one digit that is not zero (it
+    printed "1.5 ± 0.0" at a million games), and a real interval still prints its ends."""
+    from simcell.reports.estimates import interval_text
+    from simcell.reports.summary import _pm
+
+    v = 22 / 3
+    assert interval_text(v, v - 1e-14, v + 1e-14, 3) == "7.333 (the same in every game)"
+    assert interval_text(v, v - 0.002, v + 0.002, 3) == "7.333 (7.331 to 7.335)"
+    assert _pm(iv.Estimate(0.015, 0.00015, 999), 100) == "1.50 ± 0.03"
+    assert _pm(iv.Estimate(0.581, 0.0035, 999), 100) == "58.1 ± 0.7"
