@@ -437,3 +437,20 @@ def test_numbers_print_as_a_designer_reads_them():
     assert interval_text(v, v - 0.002, v + 0.002, 3) == "7.333 (7.331 to 7.335)"
     assert _pm(iv.Estimate(0.015, 0.00015, 999), 100) == "1.50 ± 0.03"
     assert _pm(iv.Estimate(0.581, 0.0035, 999), 100) == "58.1 ± 0.7"
+
+
+def test_a_card_type_has_one_name_in_the_report(random_run):
+    """Issue 70 defect 11: the Protein Hormone Receptors are named so in every table, figure
+    legend and sentence (the report called them protein_receptor, "protein receptor" and
+    "Protein Receptors"); code spans (config keys, commands) keep the type's key."""
+    from simcell.vocabulary import CARD_TYPE_LABELS, CARD_TYPE_PLURALS
+
+    md = (random_run / "report" / "report.md").read_text()
+    prose = re.sub(r"`[^`]*`", "", md)
+    for key, label in CARD_TYPE_LABELS.items():
+        others = {key, key.replace("_", " ")} - {label.lower(), CARD_TYPE_PLURALS[key].lower()}
+        for other in others:
+            found = re.findall(rf"(?<![\w.]){re.escape(other)}(?![\w])", prose, flags=re.IGNORECASE)
+            assert not [f for f in found if f not in (label, CARD_TYPE_PLURALS[key])], (key, other, found[:3])
+    assert "Protein Receptors" not in prose
+    assert "Protein Hormone Receptor" in prose

@@ -11,7 +11,7 @@ import pandas as pd
 from simcell.reports.data import RunData, SegmentInfo
 from simcell.reports.estimates import ci_of
 from simcell.reports.render import Figure, Section, Table
-from simcell.reports.style import TYPE_COLOURS, figure, label_column_height, name_points, pretty
+from simcell.reports.style import TYPE_COLOURS, figure, label_column_height, name_points, type_label
 from simcell.reports.card_table import card_verdict, segment_cards, segment_types
 
 
@@ -31,7 +31,7 @@ def _top_cards(allc: pd.DataFrame, band: float) -> Table:
     many = top["players"].nunique() > 1 or top["field"].nunique() > 1
     shown = pd.DataFrame({
         **({"players": top["players"]} if many else {}),
-        "card": top["name"], "type": top["type"].map(pretty),
+        "card": top["name"], "type": top["type"].map(type_label),
         "against its type, pp": ci_of(top, "contrast_pp", sign=True),
         "opening-hand effect, pp": ci_of(top, "open_hand_win_pp", sign=True),
         "verdict": top["verdict"],
@@ -63,7 +63,7 @@ def build(run: RunData, band_pp: float, type_band: float) -> Section:
     ]
     frames = [segment_cards(run, seg, band_pp) for seg in run.segments]
     allc = pd.concat(frames, ignore_index=True)
-    strength = allc[["players", "field", "card", "name", "type", "games_dealt"]].assign(**{
+    strength = allc[["players", "field", "card", "name", "type", "games_dealt"]].assign(type=allc["type"].map(type_label), **{
         "opening-hand effect, win pp": ci_of(allc, "open_hand_win_pp", sign=True),
         "HP above table": ci_of(allc, "open_hand_hp", digits=2, sign=True),
         "vs its type, pp": ci_of(allc, "contrast_pp", sign=True),
@@ -102,7 +102,7 @@ def build(run: RunData, band_pp: float, type_band: float) -> Section:
                             collapsed=True))
     eff = allc[["players", "field", "card", "name", "type", "hp_per_placement", "hp_per_atp_value",
                 "assoc_win_pp", "assoc_win_pp_low", "assoc_win_pp_high"]]
-    eshown = eff[["players", "field", "card", "name", "type"]].assign(**{
+    eshown = eff[["players", "field", "card", "name", "type"]].assign(type=eff["type"].map(type_label), **{
         "HP per placement": eff["hp_per_placement"].round(3),
         "HP per ATP value": eff["hp_per_atp_value"].round(3),
         "association, win pp (not an effect)": ci_of(eff, "assoc_win_pp", sign=True),
@@ -115,7 +115,7 @@ def build(run: RunData, band_pp: float, type_band: float) -> Section:
                                  "it is not what the card is worth.",
                             collapsed=True))
     types = pd.concat([segment_types(run, seg, type_band) for seg in run.segments], ignore_index=True)
-    tshown = types[["players", "field", "type", "cards"]].assign(**{
+    tshown = types[["players", "field", "type", "cards"]].assign(type=types["type"].map(type_label), **{
         "type mean − all-card mean, pp": ci_of(types, "gap_pp", sign=True),
         "simultaneous over types": [f"{lo:+.1f} to {hi:+.1f}" for lo, hi in
                                     zip(types["gap_pp_sim_low"], types["gap_pp_sim_high"])],
@@ -152,7 +152,7 @@ def _forest(frame: pd.DataFrame, seg: SegmentInfo, band: float):
         ax.errorbar(part["open_hand_win_pp"], part.index,
                     xerr=[part["open_hand_win_pp"] - part["open_hand_win_pp_low"],
                           part["open_hand_win_pp_high"] - part["open_hand_win_pp"]],
-                    fmt="o", ms=3, color=TYPE_COLOURS.get(t, "#555555"), label=pretty(t), capsize=2)
+                    fmt="o", ms=3, color=TYPE_COLOURS.get(t, "#555555"), label=type_label(t), capsize=2)
     ax.axvline(0, color="black", lw=0.8)
     ax.axvspan(-band, band, color="#228833", alpha=0.15, label=f"band ±{band:g} pp")
     ax.set_yticks(y, f["name"], fontsize=7)
@@ -180,7 +180,7 @@ def _type_forest(types: pd.DataFrame, band: float):
                     label=f"{p}p · {field}" if len(segs) > 1 else None)
     ax.axvline(0, color="black", lw=0.8)
     ax.axvspan(-band, band, color="#228833", alpha=0.15)
-    ax.set_yticks(range(len(names)), [pretty(t) for t in names])
+    ax.set_yticks(range(len(names)), [type_label(t) for t in names])
     for tick, t in zip(ax.get_yticklabels(), names):
         tick.set_color(TYPE_COLOURS.get(t, "#222222"))
     ax.invert_yaxis()
@@ -207,7 +207,7 @@ def _funnel(frame: pd.DataFrame, seg: SegmentInfo):
         ax.plot(xs, -z * sigma / np.sqrt(xs), color="black", ls=ls, lw=0.8)
     for t, part in f.groupby("type"):
         ax.scatter(part["games_dealt"], part["contrast_pp"], s=16, color=TYPE_COLOURS.get(t, "#555555"),
-                   label=pretty(t))
+                   label=type_label(t))
     ax.set_xlabel("games dealt")
     ax.set_ylabel("effect minus its type's mean (pp)")
     ax.set_title(f"Funnel plot, {seg.label}")

@@ -12,7 +12,7 @@ import pandas as pd
 from simcell.reports.data import RunData
 from simcell.reports.estimates import est_columns, fmt
 from simcell.reports.render import Figure, Section, Table
-from simcell.reports.style import figure, pretty
+from simcell.reports.style import figure, source_label
 from simcell.reports.seat_table import SeatFigures, rounds_held, seat_figures, seat_name
 
 
@@ -143,7 +143,7 @@ def build(run: RunData) -> Section:
         for src in srcs + ["total"]:
             by_seat = f.above if src == "total" else f.above_by_source[src]
             r = {} if single else {"players": f.seg.players}
-            r["HP from"] = "all sources" if src == "total" else pretty(src)
+            r["HP from"] = "all sources" if src == "total" else source_label(src)
             r.update({("first" if s == 0 else f"seat {s}"): fmt(by_seat[s], 1, 2) for s in range(f.seg.players)})
             src_rows.append(r)
     sec.tables.append(Table("seat_hp_sources", "Where the seat gap comes from: HP above the table mean, by source",

@@ -24,18 +24,10 @@ from simcell.reports.measured import (
 )
 from simcell.reports.render import Section
 from simcell.reports.seat_table import rounds_held
-from simcell.vocabulary import CARD_TYPE_LABELS
+from simcell.vocabulary import CARD_TYPE_LABELS, CARD_TYPE_PLURALS
 
-# card types as a designer names them in a sentence (plural)
-TYPE_PLURALS = {
-    "enzyme": "Enzymes",
-    "protein_hormone": "Protein Hormones",
-    "steroid_hormone": "Steroid Hormones",
-    "protein_receptor": "Protein Receptors",
-    "steroid_receptor": "Steroid Receptors",
-    "detox": "Detoxification cards",
-    "additional_resource": "Additional Resource cards",
-}
+# card types as a designer names them in a sentence (plural): one name per type everywhere
+TYPE_PLURALS = CARD_TYPE_PLURALS
 SOURCE_PHRASES = {
     "goal_marker": "goal markers",
     "goal_bonus": "goal bonuses",
