@@ -22,6 +22,7 @@ from simcell.reports.sections import (
     advice,
     cards,
     header,
+    pacing,
     policies,
     seats,
     shape,
@@ -48,6 +49,7 @@ SECTIONS: dict[str, Callable[[RunData], Section]] = {
     "across_skill": across_skill.build,
     "seats": seats.build,
     "cards": lambda run: cards.build(run, _card_band(run), _type_band(run)),
+    "pacing": pacing.build,
     "sources": sources.build,
     "policies": policies.build,
     "shape": shape.build,
@@ -58,7 +60,7 @@ SECTIONS: dict[str, Callable[[RunData], Section]] = {
 # built beside the rest: about half the work (1M games, one process each: these 5.3 s, the rest
 # 4.9 s), and none of the card and seat figures that verdicts, cards, seats and advice share
 # through RunData.cache
-SIDE_GROUP = ("sources", "shape")
+SIDE_GROUP = ("sources", "shape", "pacing")
 
 
 def build_sections(root: Path, names: tuple[str, ...]) -> dict[str, Section]:
