@@ -204,13 +204,13 @@ def test_every_section_and_figure_in_both_formats(random_run):
     for f in figures:
         assert f"(figures/{f}.png)" in md
     assert page.count('src="data:image/png;base64,') == len(figures)
-    for title in ("Summary", "What was run", "Verdicts", "Cards", "Seat advantage", "Where the HP come from",
+    for title in ("Summary", "Findings", "Glossary", "What was run", "Verdicts", "Cards", "Seat advantage", "Where the HP come from",
                   "Policies", "Pacing and how the game feels", "Game shape", "Sample size", "Notes on method"):
         assert f"## {title}" in md and f">{title}</h2>" in page
     for t in tables:
         assert f"tables/{t}.csv" in md
     # the summary first, then the verdicts and the sections they summarise; provenance last
-    order = [md.index(f"\n## {t}\n") for t in ("Summary", "Verdicts", "Seat advantage", "Cards",
+    order = [md.index(f"\n## {t}\n") for t in ("Summary", "Findings", "Verdicts", "Seat advantage", "Cards",
                                                  "Where the HP come from", "Sample size",
                                                  "What was run", "Notes on method")]
     assert order == sorted(order)
@@ -245,7 +245,7 @@ def test_summary_sentences_follow_the_tables(random_run):
     top = cards.loc[cards["contrast_pp"].idxmax(), "name"]
     assert f"strongest against its type is {top}" in summary.card_sentence(cards, 1.0)[0]
     md = (random_run / "report" / "report.md").read_text()
-    block = md[md.index("## Summary"):md.index("## Verdicts")]
+    block = md[md.index("## Findings"):md.index("## Verdicts")]
     items = [line for line in block.splitlines() if line.startswith("- ")]
     assert 3 <= len(items) <= 9 and before[0] in block
     assert all(re.search(r"\]\(#\w+\)\.$", line) for line in items)
@@ -443,15 +443,18 @@ def test_a_card_type_has_one_name_in_the_report(random_run):
     """Issue 70 defect 11: the Protein Hormone Receptors are named so in every table, figure
     legend and sentence (the report called them protein_receptor, "protein receptor" and
     "Protein Receptors"); code spans (config keys, commands) keep the type's key."""
-    from simcell.vocabulary import CARD_TYPE_LABELS, CARD_TYPE_PLURALS
+    from simcell.vocabulary import CARD_TYPE_LABELS
 
+    plurals = {"enzyme": "Enzymes", "protein_hormone": "Protein Hormones", "steroid_hormone": "Steroid Hormones",
+               "protein_receptor": "Protein Hormone Receptors", "steroid_receptor": "Steroid Hormone Receptors",
+               "detox": "Detoxification cards", "additional_resource": "Additional Resource cards"}
     md = (random_run / "report" / "report.md").read_text()
     prose = re.sub(r"`[^`]*`", "", md)
     for key, label in CARD_TYPE_LABELS.items():
-        others = {key, key.replace("_", " ")} - {label.lower(), CARD_TYPE_PLURALS[key].lower()}
+        others = {key, key.replace("_", " ")} - {label.lower(), plurals[key].lower()}
         for other in others:
             found = re.findall(rf"(?<![\w.]){re.escape(other)}(?![\w])", prose, flags=re.IGNORECASE)
-            assert not [f for f in found if f not in (label, CARD_TYPE_PLURALS[key])], (key, other, found[:3])
+            assert not [f for f in found if f not in (label, plurals[key])], (key, other, found[:3])
     assert "Protein Receptors" not in prose
     assert "Protein Hormone Receptor" in prose
 
@@ -549,3 +552,28 @@ def test_gains_cut_by_a_limited_supply_are_reported(tmp_path):
     lipid = next(line for line in table.splitlines() if line.startswith("| lipid |"))
     assert lipid.split("|")[3].strip().startswith(f"{supply.loc['lipid', 'games_gains_cut_pct']:.1f}")
     assert "games short" not in md
+
+
+def test_the_front_sheet_reads_alone(random_run):
+    """Issue 70: the report opens with the front sheet: what was played (date, games, bots,
+    content hash, rules), the verdict at each player count, the seat and card-type charts, what
+    to change first in words (no command), and a glossary entry behind every term it links."""
+    md = (random_run / "report" / "report.md").read_text()
+    page = (random_run / "report" / "report.html").read_text()
+    sheet = md[md.index("## Summary"):md.index("## Findings")]
+    meta = json.loads((random_run / "run.json").read_text())
+    assert f"played {meta['completed'][:10]}" in sheet
+    assert f"`{json.loads((random_run / 'resolved.json').read_text())['game']['content_hash'][:12]}`" in sheet
+    assert "10,000 games" in sheet and "random in every seat" in sheet and "turn order marker" in sheet
+    verdicts = pd.read_csv(random_run / "report" / "tables" / "front_verdicts.csv")
+    assert verdicts["players"].tolist() == [3] and verdicts["in balance?"].iloc[0] in (
+        "no", "yes", "not shown (more games)")
+    assert "(figures/front_charts.png)" in sheet
+    todo = sheet[sheet.index("**What to change first**"):] if "What to change first" in sheet else ""
+    assert "simcell " not in todo.replace("[Findings](#findings)", "")  # words, not commands
+    links = set(re.findall(r"\]\(#(g-[\w-]+)\)", sheet))
+    assert {"g-band", "g-in-band", "g-out-of-band", "g-inconclusive", "g-win-share", "g-fair-share",
+            "g-content-hash", "g-bots"} <= links
+    for anchor in links:
+        assert f'<li id="{anchor}">' in page, anchor  # every link has its glossary entry
+    assert page.index('<div class="page">') < page.index('<h2 id="summary">') < page.index('<h2 id="findings">')

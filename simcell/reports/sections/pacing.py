@@ -239,7 +239,7 @@ def build(run: RunData) -> Section:
 
 
 def lead_shown(lead: pd.DataFrame) -> pd.DataFrame:
-    return lead[["players", "field", "after_round"]].assign(
+    return lead[["players", "field"]].assign(**{"after round": lead["after_round"]}).assign(
         **{"single leader %": (100 * lead["unique_leader_share"]).round(1),
            "leader's win share %": ci_of(lead, "leader_win_share", scale=100)})
 

@@ -114,15 +114,15 @@ def build(run: RunData) -> Section:
         sums = _ShapeSums(run, seg, rounds)
         n_block = sums.n_block
         row = {"players": p, "field": seg.field_name, "games": sums.games}
-        shown = dict(row)
+        shown = {"players": p, "field": seg.field_name}  # the games are on the front sheet
         for name in ("winning_hp", "margin"):
             mean = jackknife_ratio(sums.sums[name], n_block)
             values, h = sums.hist[name].table()
             med = bootstrap_quantile(h, values, 0.5, run.seed)
             row.update(est_columns(f"{name}_mean", mean))
             row.update(est_columns(f"{name}_median", med))
-            shown[f"{name.replace('_', ' ')} mean"] = fmt(mean, 1, 2)
-            shown[f"{name.replace('_', ' ')} median"] = fmt(med, 1, 0)
+            shown[f"{name.replace('_', ' ').replace('hp', 'HP')} mean"] = fmt(mean, 1, 2)
+            shown[f"{name.replace('_', ' ').replace('hp', 'HP')} median"] = fmt(med, 1, 0)
             hists.append((seg, name, values, h.sum(axis=0)))
         tie = wilson(sums.ties, sums.games)
         row.update(est_columns("tie_rate", tie))
@@ -151,7 +151,9 @@ def build(run: RunData) -> Section:
                                      "event is revealed in the first half of the event deck minus "
                                      "when it comes in the second half; the order is random, so the "
                                      "difference is causal for the event's timing.", collapsed=True))
-    sec.tables.append(Table("resource_flows", "Resource flows balance", pd.DataFrame(flow_rows),
+    flows = pd.DataFrame(flow_rows)
+    sec.tables.append(Table("resource_flows", "Resource flows balance", flows,
+                            flows.rename(columns=lambda c: c.replace("_minus_", " − ").replace("_", " ")),
                             note="Per resource over all players: everything gained minus everything "
                                  "spent equals the final personal stock.", collapsed=True))
     return sec
