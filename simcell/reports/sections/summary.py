@@ -97,8 +97,11 @@ def seat_sentences(seats: pd.DataFrame, sources: pd.DataFrame, band: str) -> lis
               if c.startswith("hp_above_table_") and not c.endswith(("_low", "_high", "_se"))}
     main = max(by_src, key=lambda k: by_src[k])
     c = f"hp_above_table_{main}"
+    counts = seats["players"].nunique()
+    where = (f"At {p} players, the largest of its leads over the {counts} player counts (the seat "
+             "section has each)," if counts > 1 else f"At {p} players")
     out.append(
-        f"At {p} players the first player ends {_ci(lead['hp_above_table'], lead['hp_above_table_low'], lead['hp_above_table_high'], 2, True)} "
+        f"{where} the first player ends {_ci(lead['hp_above_table'], lead['hp_above_table_low'], lead['hp_above_table_high'], 2, True)} "
         f"HP above its table's mean, most of it from {_source_phrase(main)} "
         f"({_ci(src[c], src[c + '_low'], src[c + '_high'], 2, True)} HP). [Where the seat gap comes from](#seats).")
     return out
