@@ -101,6 +101,7 @@ def build(run: RunData) -> Section:
                           "cards out of band": ", ".join(c.loc[c["flagged"], "name"])})
     cards_df = pd.DataFrame(card_rows)
     sec.tables.append(Table("card_verdicts", "Cards against the other cards of their type", cards_df,
-                            cards_df.drop(columns=["field"] if single_field else []),
+                            cards_df.drop(columns=["field"] if single_field else []).assign(
+                                **{"cards out of band": cards_df["cards out of band"].replace("", "none")}),
                             note="Details and the strongest and weakest cards in [Cards](#cards)."))
     return sec
