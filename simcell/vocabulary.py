@@ -43,6 +43,16 @@ CARD_TYPE_LABELS = {
     "detox": "Detoxification",
     "additional_resource": "Additional Resource",
 }
+# the same types as a sentence names several: one name per type in every report and tool
+CARD_TYPE_PLURALS = {
+    "enzyme": "Enzymes",
+    "protein_hormone": "Protein Hormones",
+    "steroid_hormone": "Steroid Hormones",
+    "protein_receptor": "Protein Hormone Receptors",
+    "steroid_receptor": "Steroid Hormone Receptors",
+    "detox": "Detoxification cards",
+    "additional_resource": "Additional Resource cards",
+}
 # Completed-card types (goal criteria, receptor bonuses): the first six card types.
 COMPLETED_TYPES = CARD_TYPES[:6]
 # Groups usable wherever a completed type is named (docs/rules.md §5).

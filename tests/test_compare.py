@@ -109,7 +109,8 @@ def test_the_changed_card_is_bought_less(runs, tmp_path):
     moved = pd.read_csv(out / "tables" / "cards_moved.csv")
     assert "Insulin" in set(moved["name"])  # listed as changed
     diffs = pd.read_csv(out / "tables" / "differences.csv")
-    assert diffs.to_dict("records") == [{"what": "card", "name": "Insulin", "field": "atp", "A": 1, "B": 2}]
+    assert diffs.to_dict("records") == [{"what": "card", "name": "Insulin", "field": "atp",
+                                         "path": "cards.Insulin.atp", "A": 1, "B": 2}]
 
 
 def test_difference_and_holm_by_hand():
@@ -177,3 +178,84 @@ def test_a_comparison_holds_one_figure_open_at_a_time(runs, tmp_path):
     with warnings.catch_warnings(), mpl.rc_context({"figure.max_open_warning": 1}):
         warnings.simplefilter("error", RuntimeWarning)
         build_compare(runs["a"], runs["atp"], tmp_path / "cmp")
+
+
+# -- issue 70: what a designer reads at a glance -------------------------------------------------
+def _terminal(folder: Path, diffs: pd.DataFrame, head: pd.DataFrame) -> str:
+    """What `simcell compare` prints from a report folder holding these tables (no types or
+    cards moved)."""
+    from simcell.tools.compare.report import terminal_summary
+
+    t = folder / "tables"
+    t.mkdir()
+    diffs.to_csv(t / "differences.csv", index=False)
+    head.to_csv(t / "headline.csv", index=False)
+    pd.DataFrame(columns=["players", "field", "type", "gap_pp_A", "gap_pp_B", "gap_pp_diff", "gap_pp_low",
+                          "gap_pp_high", "moved"]).to_csv(t / "types.csv", index=False)
+    pd.DataFrame(columns=["players", "field", "name", "moved"]).to_csv(t / "cards.csv", index=False)
+    return terminal_summary(folder)
+
+
+HEAD_COLUMNS = ["players", "field", "figure", "unit", "A", "B", "difference", "low", "high", "band", "moved"]
+
+
+def test_a_board_value_changed_is_printed_as_its_path(runs, tmp_path):
+    """One board value changed prints as one short `path: old → new` (it printed the whole
+    board as escaped JSON, about 5,000 characters); a card value and a rule the same way."""
+    import copy
+    from types import SimpleNamespace
+
+    from simcell.reports.changes import game_differences
+
+    game = RunData(runs["a"]).game
+    changed = copy.deepcopy(game)
+    spot = next(s for loc in changed["board"]["locations"] if loc["id"] == "mitochondria"
+                for s in loc["spots"] if s["label"] == "c")
+    spot["gain"][4] -= 1  # ATP, the fifth resource
+    changed["rules"]["turn_order"] = "rotate"
+    changed["board"]["starting_atp"] = [4, 4, 4, 4, 4]
+    next(c for c in changed["cards"] if c["name"] == "Insulin Receptor")["atp"] += 1
+    diffs = game_differences(SimpleNamespace(game=game), SimpleNamespace(game=changed))
+    first = _terminal(tmp_path, diffs, pd.DataFrame(columns=HEAD_COLUMNS)).splitlines()[0]
+    print("\n" + first[:300])
+    assert first.startswith("4 values differ (A → B): ")
+    assert sorted(first.removeprefix("4 values differ (A → B): ").split("; ")) == sorted([
+        'cards."Insulin Receptor".atp: 1 → 2', "board.starting_atp: [2, 3, 4, 5, 6] → [4, 4, 4, 4, 4]",
+        "board.mitochondria.c.gain.atp: 6 → 5", "rules.turn_order: marker → rotate"])
+
+
+def test_headline_figures_say_that_moved_means_left_the_band(tmp_path):
+    """A seat change of +1.89 pp (+1.63 to +2.16) inside a ±2 pp band is printed as a change
+    beside "none beyond the band": it printed "headline figures moved: none"."""
+    head = pd.DataFrame([
+        {"players": 5, "field": "planner", "figure": "seat 0 (first player): win share", "unit": "pp",
+         "A": 57.70, "B": 59.59, "difference": 1.89, "low": 1.63, "high": 2.16, "band": 2.0, "moved": False},
+        {"players": 5, "field": "planner", "figure": "seat 1: win share", "unit": "pp",
+         "A": 33.0, "B": 33.1, "difference": 0.1, "low": -0.2, "high": 0.4, "band": 2.0, "moved": False}])
+    text = _terminal(tmp_path, pd.DataFrame(columns=["what", "name", "field", "path", "A", "B"]), head)
+    print("\n" + text)
+    moved = next(line for line in text.splitlines() if line.startswith("headline figures"))
+    assert "band" in moved and moved.endswith("none")
+    assert "seat 0 (first player): win share 57.70 → 59.59, B − A +1.89 (+1.63 to +2.16) pp, band ±2" in text
+    assert "seat 1: win share" not in text  # its interval holds 0: no change to report
+
+
+def test_runs_with_rungs_on_different_seeds_compare_unpaired_when_asked(tmp_path):
+    """Two run folders on different seeds, each with its rungs: --unpaired compares the runs
+    and the rungs' runs alike (the rungs' comparison ignored the flag and exited 2)."""
+    roots = []
+    for seed in (5, 6):
+        config = tmp_path / f"s{seed}.toml"
+        config.write_text(BASE.format(games=500, seed=seed))
+        out = tmp_path / f"s{seed}"
+        result = CliRunner().invoke(app, ["run", str(config), "--out", str(out), "--rungs", "planner,fitted",
+                                          "--quiet", "--workers", "1"])
+        assert result.exit_code == 0, result.output
+        roots.append(out)
+    result = CliRunner().invoke(app, ["compare", str(roots[0]), str(roots[1]), "--unpaired",
+                                      "--out", str(tmp_path / "cmp")])
+    print("\n" + result.output)
+    assert result.exit_code == 0, result.output
+    assert "Across skill (planner, fitted, unpaired as asked" in result.output
+    skill = pd.read_csv(tmp_path / "cmp" / "tables" / "across_skill.csv")
+    assert len(skill) and not skill["paired"].any()

@@ -199,18 +199,18 @@ def test_every_section_and_figure_in_both_formats(random_run):
     for name in ("verdicts", "seat_advantage", "seat_hp_sources", "seat_marker", "seat_marker_by_round",
                  "seat_levers", "seat_equality_test", "hp_by_source", "policy_seat_balance",
                  "game_shape", "lead_stability", "spot_occupancy", "event_effects", "resource_flows",
-                 "component_counts", "sample_size"):
+                 "pacing", "supply", "feel", "sample_size"):
         assert name in tables
     for f in figures:
         assert f"(figures/{f}.png)" in md
     assert page.count('src="data:image/png;base64,') == len(figures)
-    for title in ("Summary", "What was run", "Verdicts", "Cards", "Seat advantage", "Where the HP come from",
-                  "Policies", "Game shape", "Sample size", "Notes on method"):
+    for title in ("Summary", "Findings", "Glossary", "What was run", "Verdicts", "Cards", "Seat advantage", "Where the HP come from",
+                  "Policies", "Pacing and how the game feels", "Game shape", "Sample size", "Notes on method"):
         assert f"## {title}" in md and f">{title}</h2>" in page
     for t in tables:
         assert f"tables/{t}.csv" in md
     # the summary first, then the verdicts and the sections they summarise; provenance last
-    order = [md.index(f"\n## {t}\n") for t in ("Summary", "Verdicts", "Seat advantage", "Cards",
+    order = [md.index(f"\n## {t}\n") for t in ("Summary", "Findings", "Verdicts", "Seat advantage", "Cards",
                                                  "Where the HP come from", "Sample size",
                                                  "What was run", "Notes on method")]
     assert order == sorted(order)
@@ -245,7 +245,7 @@ def test_summary_sentences_follow_the_tables(random_run):
     top = cards.loc[cards["contrast_pp"].idxmax(), "name"]
     assert f"strongest against its type is {top}" in summary.card_sentence(cards, 1.0)[0]
     md = (random_run / "report" / "report.md").read_text()
-    block = md[md.index("## Summary"):md.index("## Verdicts")]
+    block = md[md.index("## Findings"):md.index("## Verdicts")]
     items = [line for line in block.splitlines() if line.startswith("- ")]
     assert 3 <= len(items) <= 9 and before[0] in block
     assert all(re.search(r"\]\(#\w+\)\.$", line) for line in items)
@@ -423,3 +423,161 @@ def test_seat_equality_test_survives_a_short_run_with_a_constant_seat():
     assert none.df == 0 and np.isnan(none.statistic) and np.isnan(none.p_value)
     full = iv.seat_equality(np.vstack([s, [[0.0, 0.5, 0.5]]]))  # seat 2 ties once: full rank
     assert full.df == 2 and "singular" not in full.name
+
+
+def test_numbers_print_as_a_designer_reads_them():
+    """Issue 70 defect 9: an interval apart by rounding error alone is one value (it printed
+    "7.333 (within ±1e-14)"), a ± half-width shows at least one digit that is not zero (it
+    printed "1.5 ± 0.0" at a million games), and a real interval still prints its ends."""
+    from simcell.reports.estimates import interval_text
+    from simcell.reports.summary import _pm
+
+    v = 22 / 3
+    assert interval_text(v, v - 1e-14, v + 1e-14, 3) == "7.333 (the same in every game)"
+    assert interval_text(v, v - 0.002, v + 0.002, 3) == "7.333 (7.331 to 7.335)"
+    assert _pm(iv.Estimate(0.015, 0.00015, 999), 100) == "1.50 ± 0.03"
+    assert _pm(iv.Estimate(0.581, 0.0035, 999), 100) == "58.1 ± 0.7"
+
+
+def test_a_card_type_has_one_name_in_the_report(random_run):
+    """Issue 70 defect 11: the Protein Hormone Receptors are named so in every table, figure
+    legend and sentence (the report called them protein_receptor, "protein receptor" and
+    "Protein Receptors"); code spans (config keys, commands) keep the type's key."""
+    from simcell.vocabulary import CARD_TYPE_LABELS
+
+    plurals = {"enzyme": "Enzymes", "protein_hormone": "Protein Hormones", "steroid_hormone": "Steroid Hormones",
+               "protein_receptor": "Protein Hormone Receptors", "steroid_receptor": "Steroid Hormone Receptors",
+               "detox": "Detoxification cards", "additional_resource": "Additional Resource cards"}
+    md = (random_run / "report" / "report.md").read_text()
+    prose = re.sub(r"`[^`]*`", "", md)
+    for key, label in CARD_TYPE_LABELS.items():
+        others = {key, key.replace("_", " ")} - {label.lower(), plurals[key].lower()}
+        for other in others:
+            found = re.findall(rf"(?<![\w.]){re.escape(other)}(?![\w])", prose, flags=re.IGNORECASE)
+            assert not [f for f in found if f not in (label, plurals[key])], (key, other, found[:3])
+    assert "Protein Receptors" not in prose
+    assert "Protein Hormone Receptor" in prose
+
+
+# -- pacing and how the game feels (issue 70) ---------------------------------------------------
+def test_lead_changes_by_hand():
+    from simcell.reports.sections.pacing import lead_changes
+
+    # 3 players, 5 steps: leader 0; 0 and 1 tie (no leader, 0 is still the last); 1; 1; 0
+    one = [[3, 1, 0], [4, 4, 0], [4, 6, 1], [5, 8, 2], [10, 9, 2]]
+    level = [[1, 1, 1]] * 5  # never a sole leader
+    back = [[2, 0, 0], [2, 2, 0], [3, 2, 0], [3, 3, 3], [3, 3, 5]]  # 0, tie, 0 again, tie, 2
+    assert lead_changes(np.array([one, level, back])).tolist() == [2, 0, 1]
+
+
+def _lead_changes_plain(path: np.ndarray) -> int:
+    """Lead changes of one game (steps x players) as the definition says, in plain Python."""
+    last, changes = None, 0
+    for hp in path.tolist():
+        best = max(hp)
+        if hp.count(best) == 1:
+            now = hp.index(best)
+            changes += last is not None and now != last
+            last = now
+    return changes
+
+
+def test_pacing_figures_agree_with_the_records(random_run):
+    """Every pacing and feel figure recomputed from the records by hand: placements, cards the
+    winner completed (ties: their mean), reshuffles, games the box would run short, lead
+    changes; and each interval holds its figure."""
+    from simcell.reports.data import RunData
+    from simcell.vocabulary import COMPLETED_TYPES
+
+    run = RunData(random_run)
+    seg = run.segments[0]
+    rounds = run.rounds(seg.players)
+    players = pd.read_parquet(random_run / "players").sort_values(["game", "seat"])
+    games = pd.read_parquet(random_run / "games").sort_values("game")
+    n, p = len(games), seg.players
+    pacing = pd.read_csv(random_run / "report" / "tables" / "pacing.csv").iloc[0]
+    feel = pd.read_csv(random_run / "report" / "tables" / "feel.csv").iloc[0]
+    placed = players.filter(like="placed_").to_numpy().sum()
+    assert pacing["placements_per_player"] == pytest.approx(placed / (n * p))
+    completed = players[[f"completed_{t}" for t in COMPLETED_TYPES]].to_numpy().sum(axis=1)
+    assert pacing["winner_cards_completed"] == pytest.approx((completed * players["win_share"]).sum() / n)
+    assert pacing["reshuffles_per_game"] == pytest.approx(games["reshuffles"].mean())
+    supply = run.game["board"]["supply"]
+    short = np.zeros(n, bool)
+    for j, res in enumerate(("mrna", "protein", "carb", "lipid", "atp")):
+        short |= games[f"peak_{res}"].to_numpy() > supply[j]
+    assert pacing["games_short_pct"] == pytest.approx(100 * short.mean())
+    steps = [f"hp_round_{r}" for r in range(1, rounds + 1)] + ["final_hp"]
+    path = players[steps].to_numpy().reshape(n, p, len(steps)).transpose(0, 2, 1)
+    by_hand = np.mean([_lead_changes_plain(g) for g in path])
+    assert feel["lead_changes_per_game"] == pytest.approx(by_hand)
+    assert by_hand > 0  # a random field changes leader
+    for table, col in ((pacing, "placements_per_player"), (pacing, "winner_cards_completed"),
+                       (feel, "lead_changes_per_game"), (feel, "margin_mean")):
+        assert table[f"{col}_low"] <= table[col] <= table[f"{col}_high"], col
+    md = (random_run / "report" / "report.md").read_text()
+    assert "## Pacing and how the game feels" in md and "### Lead stability" in md
+
+
+LIMITED = """
+[run]
+players = 3
+games = 2000
+seed = 21
+
+[[field]]
+name = "planner"
+policy = "planner"
+
+[rules]
+supply_limited = true
+"""
+
+
+def test_gains_cut_by_a_limited_supply_are_reported(tmp_path):
+    """Issue 70 defect 8: under a limited supply the report gives the share of games in which
+    each resource's gains were cut (the records' shortfall columns), in percent in the CSV as in
+    the report; it printed "games short 0%" (a peak can never pass a limited supply) while the
+    records showed lipid gains cut in most games."""
+    root = make_run(tmp_path, LIMITED)
+    build_report(root)
+    games = pd.read_parquet(root / "games")
+    md = (root / "report" / "report.md").read_text()
+    lipid_cut = 100 * (games["shortfall_lipid"] > 0).mean()
+    printed = [line for line in md.splitlines() if "| lipid |" in line]
+    # 3de70e4 printed "games short 0.00" for every resource here, lipid's gains cut in most games
+    assert "games short" not in md, (f"lipid gains cut in {lipid_cut:.1f}% of games; the report "
+                                     f"prints: {printed}")
+    supply = pd.read_csv(root / "report" / "tables" / "supply.csv").set_index("resource")
+    for res in ("mrna", "protein", "carb", "lipid", "atp"):
+        share = 100 * (games[f"shortfall_{res}"] > 0).mean()
+        assert supply.loc[res, "games_gains_cut_pct"] == pytest.approx(share), res
+    assert supply["games_gains_cut_pct"].max() > 10  # the box runs dry in many games
+    table = md[md.index("### Games with a gain cut by the limited supply"):]
+    lipid = next(line for line in table.splitlines() if line.startswith("| lipid |"))
+    assert lipid.split("|")[3].strip().startswith(f"{supply.loc['lipid', 'games_gains_cut_pct']:.1f}")
+
+
+def test_the_front_sheet_reads_alone(random_run):
+    """Issue 70: the report opens with the front sheet: what was played (date, games, bots,
+    content hash, rules), the verdict at each player count, the seat and card-type charts, what
+    to change first in words (no command), and a glossary entry behind every term it links."""
+    md = (random_run / "report" / "report.md").read_text()
+    page = (random_run / "report" / "report.html").read_text()
+    sheet = md[md.index("## Summary"):md.index("## Findings")]
+    meta = json.loads((random_run / "run.json").read_text())
+    assert f"played {meta['completed'][:10]}" in sheet
+    assert f"`{json.loads((random_run / 'resolved.json').read_text())['game']['content_hash'][:12]}`" in sheet
+    assert "10,000 games" in sheet and "random in every seat" in sheet and "turn order marker" in sheet
+    verdicts = pd.read_csv(random_run / "report" / "tables" / "front_verdicts.csv")
+    assert verdicts["players"].tolist() == [3] and verdicts["in balance?"].iloc[0] in (
+        "no", "yes", "not shown (more games)")
+    assert "(figures/front_charts.png)" in sheet
+    todo = sheet[sheet.index("**What to change first**"):] if "What to change first" in sheet else ""
+    assert "simcell " not in todo.replace("[Findings](#findings)", "")  # words, not commands
+    links = set(re.findall(r"\]\(#(g-[\w-]+)\)", sheet))
+    assert {"g-band", "g-in-band", "g-out-of-band", "g-inconclusive", "g-win-share", "g-fair-share",
+            "g-content-hash", "g-bots"} <= links
+    for anchor in links:
+        assert f'<li id="{anchor}">' in page, anchor  # every link has its glossary entry
+    assert page.index('<div class="page">') < page.index('<h2 id="summary">') < page.index('<h2 id="findings">')

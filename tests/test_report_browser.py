@@ -14,6 +14,7 @@ import base64
 import io
 import re
 import tomllib
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -33,8 +34,8 @@ CONFIGS = ROOT / "configs"
 
 # the shipped config, games per player count for the test's run, and the most A4 pages allowed
 REPORTS = {
-    "5p": ("5p.toml", 20_000, 12),
-    "all-counts": ("all-counts.toml", 4_000, 30),
+    "5p": ("5p.toml", 20_000, 13),
+    "all-counts": ("all-counts.toml", 4_000, 15),
 }
 SCREEN_WIDTH = 1280  # px
 A4_CM = (21.0, 29.7)
@@ -152,7 +153,8 @@ def describe(result: dict) -> str:
     return "\n".join(lines)
 
 
-def pdf_pages(driver, page: Path) -> int:
+def pdf_of(driver, page: Path) -> PdfReader:
+    """The page printed to A4 by Chromium (also written beside it as report-a4.pdf)."""
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     driver.get(page.as_uri())
@@ -160,7 +162,72 @@ def pdf_pages(driver, page: Path) -> int:
     options.page_width, options.page_height = A4_CM
     pdf = base64.b64decode(driver.print_page(options))
     (page.parent / "report-a4.pdf").write_bytes(pdf)
-    return len(PdfReader(io.BytesIO(pdf)).pages)
+    return PdfReader(io.BytesIO(pdf))
+
+
+def pdf_pages(driver, page: Path) -> int:
+    return len(pdf_of(driver, page).pages)
+
+
+# words of table cells that the layout split over two lines ("playe / rs"); a break after a
+# hyphen, a dash, a slash or a zero-width space (a config key's dots) is a break between words
+BROKEN_WORDS_JS = r"""
+const out = [];
+const visible = (el) => el.offsetParent !== null && !el.closest('details');
+const heading = (el) => {
+  const h = document.evaluate('preceding::*[self::h2 or self::h3][1]', el, null,
+                              XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  return h ? h.textContent.trim() : '(no heading)';
+};
+for (const cell of document.querySelectorAll('th, td')) {
+  if (!visible(cell)) continue;
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  let node;
+  while ((node = walker.nextNode())) {
+    const re = /[^\s\-\u2010-\u2015\u2212/\u200b]+[\-\u2010-\u2015\u2212/\u200b]?/g;
+    let m;
+    while ((m = re.exec(node.data)) !== null) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                           .map(r => Math.round(r.top)));
+      if (tops.size > 1) out.push({table: heading(cell), cell: cell.tagName.toLowerCase(),
+                                   word: m[0], text: cell.textContent.trim().slice(0, 60)});
+    }
+  }
+}
+return out;
+"""
+
+# columns of a shown table whose every body cell is empty, or empty in every row of one player
+# count (a table whose first column is "players": its 2-player rows under seat 2, 3 and 4)
+EMPTY_COLUMNS_JS = """
+const out = [];
+for (const table of document.querySelectorAll('table')) {
+  if (table.offsetParent === null || table.closest('details')) continue;
+  const head = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
+  const rows = [...table.querySelectorAll('tbody tr')];
+  if (!rows.length) continue;
+  const h = document.evaluate('preceding::*[self::h2 or self::h3][1]', table, null,
+                              XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
+  const title = h ? h.textContent.trim() : '(no heading)';
+  const groups = new Map();
+  for (const r of rows) {
+    const key = head[0] === 'players' ? r.children[0].textContent.trim() : '';
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(r);
+  }
+  head.forEach((name, j) => {
+    for (const [key, part] of groups) {
+      if (part.every(r => !r.children[j] || !r.children[j].textContent.trim())) {
+        out.push(key ? {table: title, column: name, players: key} : {table: title, column: name});
+      }
+    }
+  });
+}
+return out;
+"""
 
 
 # -- the checker can fail ----------------------------------------------------------------------
@@ -191,6 +258,30 @@ def test_the_checker_finds_a_table_wider_than_the_window(driver, tmp_path, css, 
         assert max(o["excess"] for o in result["overflows"]) > 500, describe(result)
 
 
+BROKEN_PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><style>
+table{{width:9rem}} th,td{{{wrap}}}</style></head><body><h3>Narrow</h3>
+<table><thead><tr><th>players</th><th>inconclusive</th><th>empty</th><th>seat 2</th></tr></thead>
+<tbody><tr><td>2</td><td>out of band</td><td></td><td></td></tr>
+<tr><td>3</td><td>in band</td><td></td><td>1.5</td></tr></tbody></table></body></html>"""
+
+
+@pytest.mark.parametrize(("wrap", "broken"), [("overflow-wrap:anywhere", True),
+                                              ("overflow-wrap:break-word", False)],
+                         ids=["anywhere", "break-word"])
+def test_the_checker_finds_a_header_broken_mid_word_and_an_empty_column(driver, tmp_path, wrap, broken):
+    page = tmp_path / "narrow.html"
+    page.write_text(BROKEN_PAGE.format(wrap=wrap))
+    show(driver, page, PRINT_WIDTH, media="print")
+    words = driver.execute_script(BROKEN_WORDS_JS)
+    assert bool(words) == broken, words
+    if broken:
+        assert any(w["cell"] == "th" for w in words), words
+    assert driver.execute_script(EMPTY_COLUMNS_JS) == [
+        {"table": "Narrow", "column": "empty", "players": "2"},
+        {"table": "Narrow", "column": "empty", "players": "3"},
+        {"table": "Narrow", "column": "seat 2", "players": "2"}]  # empty at 2 players alone
+
+
 # -- the report --------------------------------------------------------------------------------
 # on screen at 1280 px nothing scrolls sideways; in print media at the A4 printable width no
 # table column is cut off
@@ -206,11 +297,30 @@ def test_nothing_wider_than_the_page(driver, report, width, media):
 
 
 def test_a4_print_page_count(driver, report):
+    """At most the page budget, and the front sheet alone on page 1: the findings open page 2."""
     name, page = report
     limit = REPORTS[name][2]
-    pages = pdf_pages(driver, page)
+    pdf = pdf_of(driver, page)
+    pages = len(pdf.pages)
     print(f"\n{name} report printed to A4: {pages} pages (at most {limit})")
     assert pages <= limit, f"{name} report prints to {pages} A4 pages; at most {limit}"
+    # the PDF's text has ligatures ("ﬁ"): compared in compatibility form
+    first, second = (unicodedata.normalize("NFKC", pdf.pages[i].extract_text()) for i in (0, 1))
+    assert "The verdict at each player count" in first and "What to change first" in first, first
+    assert second.lstrip().startswith("Findings"), second[:200]
+
+
+def test_no_table_word_broken_and_no_empty_column_in_print(driver, report):
+    """Issue 70: printed, no header or cell breaks a word over two lines ("playe rs",
+    "incon clusiv e") and no shown table has a column empty in every row, or in every row of one
+    player count (the 2-player rows of the seat-gap table carried three)."""
+    name, page = report
+    show(driver, page, PRINT_WIDTH, media="print")
+    words = driver.execute_script(BROKEN_WORDS_JS)
+    empty = driver.execute_script(EMPTY_COLUMNS_JS)
+    print(f"\n{name} report in print: {len(words)} broken word(s), {len(empty)} empty column(s)")
+    assert not words, f"{name} report: words broken over two lines in print: {words[:10]}"
+    assert not empty, f"{name} report: empty columns in print: {empty}"
 
 
 def test_summary_is_the_first_section(driver, report):

@@ -194,15 +194,44 @@ def legends_over_data(fig) -> list[tuple[str, str]]:
     return _legends_over_data(_draw(fig))
 
 
+def fractional_rounds(fig) -> list[str]:
+    """Tick labels of a round axis (its label names a round) that are not whole numbers: a game
+    has round 2 and round 3, not 2.5 (issue 70: the marker chart's round axis read 2.5, 5.0)."""
+    out = []
+    for ax in fig.axes:
+        for axis, label, ticks in (("x", ax.get_xlabel(), ax.get_xticklabels()),
+                                   ("y", ax.get_ylabel(), ax.get_yticklabels())):
+            if "round" not in label.lower():
+                continue
+            bad = [t.get_text() for t in ticks if t.get_visible() and t.get_text()
+                   and not t.get_text().lstrip("−-").isdigit()]
+            if bad:
+                out.append(f"{axis} axis {label!r} ticks {bad}")
+    return out
+
+
 def figure_problems(fig) -> list[str]:
     """Everything that makes the figure's labels unreadable, one line each (one draw)."""
     d = _draw(fig)
     return ([f"texts overlap: {a!r} / {b!r}" for a, b in _text_overlaps(d)]
             + [f"text over another panel: {a!r} over {b}" for a, b in _texts_over_panels(d)]
-            + [f"legend over data: {a} over {b}" for a, b in _legends_over_data(d)])
+            + [f"legend over data: {a} over {b}" for a, b in _legends_over_data(d)]
+            + [f"round axis with a fractional tick: {a}" for a in fractional_rounds(fig)])
 
 
 # -- the checks can fail -------------------------------------------------------------------------
+def test_a_round_axis_with_fractional_ticks_is_found():
+    from matplotlib.ticker import MaxNLocator
+
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 3, 4], [0, 1, 2, 3])  # the default ticks: 1.0, 1.5, 2.0, ...
+    ax.set_xlabel("round")
+    assert any("fractional" in p for p in figure_problems(fig))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    assert not figure_problems(fig)
+    plt.close(fig)
+
+
 def test_overlapping_labels_are_found():
     fig, ax = plt.subplots()
     ax.text(0.5, 0.5, "first label")
@@ -338,10 +367,16 @@ def made_run(name: str, tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize("name", list(RUNS))
 def test_no_report_figure_has_overlapping_labels(name, tmp_path_factory):
+    from simcell.reports.build import bands_of
+    from simcell.reports.sections import front
+
     run = RunData(made_run(name, tmp_path_factory))
-    problems, figures = [], 0
-    for key, build in SECTIONS.items():
-        for f in build(run).figures:  # before Section.rendered(): f.fig is a matplotlib Figure
+    problems, figures, tables = [], 0, {}
+
+    def check(key, section):
+        nonlocal figures
+        tables.update({t.name: t.data for t in section.tables})
+        for f in section.figures:  # before Section.rendered(): f.fig is a matplotlib Figure
             figures += 1
             found = figure_problems(f.fig)
             plt.close(f.fig)
@@ -349,6 +384,10 @@ def test_no_report_figure_has_overlapping_labels(name, tmp_path_factory):
                 more = f"\n    ... and {len(found) - 10} more" if len(found) > 10 else ""
                 problems.append(f"{key}: figure {f.name!r} ({f.title}):\n    "
                                 + "\n    ".join(found[:10]) + more)
+
+    for key, build in SECTIONS.items():
+        check(key, build(run))
+    check("front sheet", front.build(run, tables, bands_of(run)))  # from the sections' tables
     assert figures > 0
     assert not problems, "report figures with unreadable labels:\n" + "\n".join(problems)
 
@@ -368,3 +407,18 @@ def test_funnel_names_many_flagged_cards_readably(tmp_path_factory):
     plt.close(fig)
     assert set(frame.loc[strongest, "name"]) <= shown
     assert not found, "funnel plot with 15 flagged cards:\n" + "\n".join(found)
+
+
+def test_the_marker_chart_counts_whole_rounds(tmp_path_factory):
+    """Issue 70: the First Player Marker chart's round axis read 2.5, 5.0, 7.5 (a game has no
+    round 2.5; with a panel per player count, each panel narrow); every figure with a round axis
+    now ticks whole rounds."""
+    run = RunData(made_run("2-5p", tmp_path_factory))
+    found = {}
+    for build in SECTIONS.values():
+        for f in build(run).figures:
+            f.fig.canvas.draw()  # tick labels are set when drawn
+            found[f.name] = fractional_rounds(f.fig)
+            plt.close(f.fig)
+    assert "seat_marker_holder" in found and "lead_stability" in found
+    assert not any(found.values()), {k: v for k, v in found.items() if v}

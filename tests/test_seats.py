@@ -5,6 +5,7 @@ fresh seeds; on a config where only the schedule makes seats unequal it finds a 
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -71,6 +72,17 @@ def test_seats_reports_each_cause(tmp_path):
     flat = table[(table["variant"] == "flat starting ATP") & (table["seat"] == 1)].iloc[0]
     assert flat["diff_high"] < 0  # seat 1 loses its 7-against-1 ATP lead
     assert "search" not in json.loads((out / "seats.json").read_text())
+    # issue 70 defect 7: the tables show what the text promises, each win share's interval and
+    # each seat's paired difference from the config as it is (they showed the win shares alone)
+    md = (out / "report.md").read_text()
+    shown = md[md.index("### Win share % by seat under each change"):]
+    flat_row = next(line for line in shown.splitlines() if line.startswith("| 2 | flat starting ATP |"))
+    assert flat_row.count(" to ") == 2, flat_row  # both seats' win shares with their intervals
+    paired = md[md.index("### Each seat's change from the config as it is"):]
+    flat_change = next(line for line in paired.splitlines() if line.startswith("| 2 | flat starting ATP |"))
+    seat1 = flat_change.strip("|").split("|")[3].strip()
+    printed = [float(x) for x in re.findall(r"[-+]\d+\.\d", seat1)]
+    assert printed == pytest.approx([flat["diff_pp"], flat["diff_low"], flat["diff_high"]], abs=0.051), flat_change
     from simcell.tools.seats.report import _bars
     from tests.test_report_figures import figure_problems
 

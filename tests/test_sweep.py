@@ -102,7 +102,7 @@ def test_a_crossing_is_confirmed_on_fresh_seeds(tmp_path):
                                       "--out", str(out), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
     plan = json.loads((out / "sweep.json").read_text())
-    assert [v["run"] for v in plan["holdout"]["variants"]] == ["holdout/Progesterone_Receptor.hp=1", "holdout/Progesterone_Receptor.hp=30"]
+    assert [v["run"] for v in plan["holdout"]["variants"]] == ["holdout/Progesterone Receptor.hp=1", "holdout/Progesterone Receptor.hp=30"]
     assert plan["holdout"]["seed"] != 8
     summary = pd.read_csv(out / "tables" / "sweep_summary.csv")
     found = summary[summary["figure"].str.contains("crosses 0")].iloc[0]
@@ -161,3 +161,53 @@ def test_the_seat_figures_track_each_seat_when_the_worst_seat_changes():
 @pytest.fixture(autouse=True)
 def _here(monkeypatch, tmp_path: Path):
     monkeypatch.chdir(tmp_path)  # a sweep without --out writes beside the working directory
+
+
+# -- issue 70: what a designer reads at a glance -------------------------------------------------
+@pytest.fixture(scope="module")
+def small_sweep(tmp_path_factory) -> Path:
+    """A two-variant sweep of a card whose name has a space, 600 games, no holdout or rungs."""
+    folder = tmp_path_factory.mktemp("small-sweep")
+    config = folder / "base.toml"
+    config.write_text(BASE.format(games=600))
+    out = folder / "sw"
+    result = CliRunner().invoke(app, ["sweep", "--no-rungs", "--no-holdout", str(config), "--set",
+                                      'cards."Insulin Receptor".atp=1,2', "--out", str(out), "--quiet",
+                                      "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_variant_labels_keep_the_spaces_of_a_card_name(small_sweep):
+    """`Insulin Receptor.atp=1`, as the designer wrote it (it was `Insulin_Receptor.atp=1`), in the
+    plan, the folders and the report."""
+    plan = json.loads((small_sweep / "sweep.json").read_text())
+    assert [v["name"] for v in plan["variants"]] == ["Insulin Receptor.atp=1", "Insulin Receptor.atp=2"]
+    assert (small_sweep / "runs" / "Insulin Receptor.atp=2").is_dir()
+    assert "Insulin Receptor.atp=2" in (small_sweep / "report.md").read_text()
+
+
+def test_a_card_that_moved_by_its_contrast_is_shown_by_its_contrast(small_sweep, monkeypatch):
+    """Planted: Insulin's contrast moves (−10.9 pp, −13.3 to −8.5) while its effect's interval
+    holds zero (−1.21, −3.44 to +1.02). The row says it moved by its contrast and prints both;
+    it printed the effect alone, a change indistinguishable from none."""
+    import simcell.tools.sweep.report as sweep_report
+
+    real = sweep_report.card_changes
+
+    def planted(*args, **kwargs):
+        c = real(*args, **kwargs)
+        i = c.index[c["name"] == "Insulin"][0]
+        c.loc[:, "moved"] = False
+        c.loc[i, ["contrast_pp_diff", "contrast_pp_low", "contrast_pp_high", "contrast_q"]] = [-10.88, -13.31, -8.46, 1e-6]
+        c.loc[i, ["open_hand_win_pp_diff", "open_hand_win_pp_low", "open_hand_win_pp_high", "effect_q"]] = [-1.21, -3.44, 1.02, 0.4]
+        c.loc[i, "moved"] = True
+        return c
+
+    monkeypatch.setattr(sweep_report, "card_changes", planted)
+    sweep_report.build_sweep(small_sweep)
+    moved = pd.read_csv(small_sweep / "tables" / "sweep_moved.csv").to_dict("records")
+    print("\n", moved)
+    assert moved == [{"players": 3, "field": "greedy", "card": "Insulin", "moved by": "its contrast",
+                      "against its type, pp (last − first)": "-10.88 (-13.31 to -8.46)",
+                      "opening-hand effect, pp (last − first)": "-1.21 (-3.44 to +1.02)"}]

@@ -153,12 +153,22 @@ def _set(data: dict, path: tuple[str, ...], value: Any) -> None:
     node[path[-1]] = value
 
 
+def _value_text(value: Any) -> str:
+    """A swept value as a designer writes it: 3, rotate, [2, 3, 4, 5, 6] (on one line)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "[" + ", ".join(_value_text(v) for v in value) + "]"
+    return tomli_w.dumps({"v": value})[4:].strip()
+
+
 def _label(setting: Setting, value: Any) -> str:
     last = [p for p in setting.path if p not in ("overrides", "cards", "types", "board", "rules",
                                                   "events", "goals", "epigenetic")]
-    text = tomli_w.dumps({"v": value})[4:].strip() if not isinstance(value, str) else value
-    name = ".".join(last) + "=" + text
-    return re.sub(r"[^\w.=+,-]+", "_", name)
+    name = ".".join(last) + "=" + _value_text(value)
+    # the label names the variant's folder and its rows: spaces kept as the designer wrote them
+    # ("Glucagon II.hp=3"), only what a file name cannot hold on common systems replaced
+    return re.sub(r'[\x00-\x1f/\\:*?"<>|]+', "_", name)
 
 
 def base_config(config: Path) -> dict:

@@ -233,10 +233,11 @@ def _rungs(root) -> dict[str, str]:
     return {r["rung"]: r["run"] for r in json.loads(path.read_text())["rungs"]}
 
 
-def _changes_under_rung(a: RunData, b: RunData, named: tuple[str, ...] = ()) -> pd.DataFrame:
+def _changes_under_rung(a: RunData, b: RunData, named: tuple[str, ...] = (),
+                        unpaired: bool = False) -> pd.DataFrame:
     """Every seat's change of win share, each type's change of gap and each `named` card's change
-    of contrast against its type, with its class."""
-    pair = pairing(a, b)
+    of contrast against its type, with its class (`unpaired`: as compare --unpaired)."""
+    pair = pairing(a, b, unpaired)
     bands = {k: float(v) for k, v in a.resolved["report"]["bands"].items()}
     cards = card_table(a)
     rows = []
@@ -263,12 +264,14 @@ def _changes_under_rung(a: RunData, b: RunData, named: tuple[str, ...] = ()) -> 
                              "low": r.contrast_pp_low, "high": r.contrast_pp_high,
                              "class": change_class(r.contrast_pp_diff, r.contrast_pp_low, r.contrast_pp_high,
                                                    bands["card_open_hand_pp"])})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).assign(paired=pair.paired)
 
 
-def changes_across_skill(root_a, root_b, cards: tuple[str, ...] = ()) -> pd.DataFrame | None:
+def changes_across_skill(root_a, root_b, cards: tuple[str, ...] = (),
+                         unpaired: bool = False) -> pd.DataFrame | None:
     """One row per change (players, figure) with each rung's difference and class and the mark,
-    or None when A and B were not both played under at least two common rungs."""
+    or None when A and B were not both played under at least two common rungs. `unpaired`: runs
+    on different seeds compared unpaired under every rung, as asked for the runs themselves."""
     ra, rb = _rungs(root_a), _rungs(root_b)
     common = [r for r in ra if r in rb]
     if len(common) < 2:
@@ -277,8 +280,8 @@ def changes_across_skill(root_a, root_b, cards: tuple[str, ...] = ()) -> pd.Data
     for r in common:
         a = RunData(root_a if ra[r] == "." else root_a / ra[r])
         b = RunData(root_b if rb[r] == "." else root_b / rb[r])
-        part = _changes_under_rung(a, b, tuple(cards)).rename(columns={c: f"{r}_{c}" for c in ("difference", "low", "high", "class")})
-        merged = part if merged is None else merged.merge(part, on=["players", "figure"], how="inner")
+        part = _changes_under_rung(a, b, tuple(cards), unpaired).rename(columns={c: f"{r}_{c}" for c in ("difference", "low", "high", "class")})
+        merged = part if merged is None else merged.merge(part, on=["players", "figure", "paired"], how="inner")
     marks = [mark({r: row[f"{r}_class"] for r in common}) for _, row in merged.iterrows()]
     merged["across_skill"] = [m for m, _ in marks]
     merged["how"] = [h for _, h in marks]
@@ -300,7 +303,9 @@ def changes_sentence(skill: pd.DataFrame | None) -> str:
     rungs = [c.removesuffix("_class") for c in skill.columns if c.endswith("_class")]
     hold = int((skill["across_skill"] == "holds").sum())
     dep = skill[skill["across_skill"] == "skill-dependent"]
-    text = (f"Across skill ({', '.join(rungs)}, each pair on the same games): {hold} of {len(skill)} "
+    how = ("each pair on the same games" if "paired" not in skill or skill["paired"].all() else
+           "unpaired as asked: each rung's runs on different seeds, their variances added")
+    text = (f"Across skill ({', '.join(rungs)}, {how}): {hold} of {len(skill)} "
             f"changes hold, {len(dep)} depend on skill")
     if len(dep):
         text += ": " + "; ".join(f"{r.figure} at {r.players}p ({r.how})" for r in dep.head(3).itertuples())

@@ -21,7 +21,9 @@ from simcell.reports.sections import (
     across_skill,
     advice,
     cards,
+    front,
     header,
+    pacing,
     policies,
     seats,
     shape,
@@ -42,23 +44,32 @@ def _type_band(run: RunData) -> float:
     return float(run.resolved["report"]["bands"].get("card_type_pp", 1.0))
 
 
+def bands_of(run: RunData) -> dict:
+    """The bands the front sheet and the findings state: the seat band as a label, the card and
+    type bands in pp."""
+    return {"seat_win_share": run.seat_band_label(), "card_open_hand_pp": _card_band(run),
+            "card_type_pp": _type_band(run)}
+
+
 # the report's sections, in reading order after the summary (written last, from their tables)
 SECTIONS: dict[str, Callable[[RunData], Section]] = {
     "verdicts": verdicts.build,
     "across_skill": across_skill.build,
     "seats": seats.build,
     "cards": lambda run: cards.build(run, _card_band(run), _type_band(run)),
+    "pacing": pacing.build,
     "sources": sources.build,
     "policies": policies.build,
     "shape": shape.build,
     "advice": advice.build,
     "header": header.build,
+    "glossary": lambda run: header.glossary(),
     "notes": lambda run: header.notes(),
 }
 # built beside the rest: about half the work (1M games, one process each: these 5.3 s, the rest
 # 4.9 s), and none of the card and seat figures that verdicts, cards, seats and advice share
 # through RunData.cache
-SIDE_GROUP = ("sources", "shape")
+SIDE_GROUP = ("sources", "shape", "pacing")
 
 
 def build_sections(root: Path, names: tuple[str, ...]) -> dict[str, Section]:
@@ -96,10 +107,11 @@ def build_report(root: Path, out: Path | None = None, jobs: int | None = None,
             finally:
                 side.cancel()
     tables = {t.name: t.data for sec in built.values() for t in sec.tables}
-    bands = {"seat_win_share": run.seat_band_label(), "card_open_hand_pp": _card_band(run),
-             "card_type_pp": _type_band(run)}
-    first = summary.build(run, tables, bands, tools)
+    bands = bands_of(run)
+    # the front sheet and the findings last, from every other section's tables; placed first
+    findings = summary.build(run, tables, bands, tools)
+    sheet = front.build(run, tables, bands, tools).rendered()
     title = f"simcell balance report: {Path(run.meta['config']).name}, {run.meta['games']:,} games"
     folder = out or Path(root) / REPORT_DIR
-    write_report(Report(title, [first] + [built[n] for n in SECTIONS]), folder)
+    write_report(Report(title, [sheet, findings] + [built[n] for n in SECTIONS]), folder)
     return folder

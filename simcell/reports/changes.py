@@ -8,6 +8,7 @@ compare`, `sweep`, `tune`, `seats` and the studio all measure their changes here
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from simcell.reports.estimates import BlockSums
 from simcell.reports.intervals import IN_BAND, INCONCLUSIVE, Estimate, verdict, watched_t
 from simcell.reports.paired import Difference, Sums, difference, jackknife_many, moved
 from simcell.reports.units import in_atp
+from simcell.vocabulary import RESOURCES
 
 
 class CompareError(Exception):
@@ -141,8 +143,77 @@ def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 
 # -- what differs, and what moved -------------------------------------------------------------
+# lists of this many amounts under these keys are one amount per resource (vocabulary.RESOURCES)
+RESOURCE_VECTORS = ("cost", "gain", "supply")
+UNNAMED_LISTS = ("locations", "spots")  # left out of a path, as a config's overrides leave them
+
+
+def value_text(v) -> str:
+    """A config value as a designer writes it in TOML: true, "marker" as marker, [4, 4, 3, 2]."""
+    if isinstance(v, bool):
+        return str(v).lower()
+    if v is None:
+        return "none"
+    if isinstance(v, float) and v == int(v):
+        return str(int(v))
+    if isinstance(v, (list, dict)):
+        return json.dumps(v, ensure_ascii=False)
+    return str(v)
+
+
+def _key_of(item) -> str | None:
+    """How an entry of a list of tables is named in a config path: its id (a board location),
+    its label (a spot) or its name (an event's, goal's or card's)."""
+    if isinstance(item, dict):
+        for k in ("id", "label", "name"):
+            if isinstance(item.get(k), str):
+                return item[k]
+    return None
+
+
+def _path_part(name: str) -> str:
+    """A path component, quoted as a TOML key when it is not a bare key ("Insulin Receptor")."""
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else json.dumps(name, ensure_ascii=False)
+
+
+def leaf_differences(a, b, path: str) -> list[tuple[str, str, str]]:
+    """Every value that differs between `a` and `b` as (path, old, new), down to the smallest
+    part a designer sets: a board spot's gain of one resource, not the whole board. Tables are
+    walked by key, lists of named tables by name, a resource vector by resource; a short list of
+    numbers (per player count, per seat) stays whole."""
+    if a == b:
+        return []
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for k in list(a) + [k for k in b if k not in a]:
+            out += leaf_differences(a.get(k), b.get(k), f"{path}.{_path_part(str(k))}")
+        return out
+    if isinstance(a, list) and isinstance(b, list):
+        keys_a, keys_b = [_key_of(x) for x in a], [_key_of(x) for x in b]
+        if a and b and None not in keys_a + keys_b and len(set(keys_a)) == len(a) and len(set(keys_b)) == len(b):
+            xa, xb = dict(zip(keys_a, a)), dict(zip(keys_b, b))
+            # a config names a board spot board.mitochondria.c, without the lists that hold it
+            head = path.rsplit(".", 1)[0] if path.rsplit(".", 1)[-1] in UNNAMED_LISTS else path
+            out = []
+            for k in keys_a + [k for k in keys_b if k not in xa]:
+                out += leaf_differences(xa.get(k), xb.get(k), f"{head}.{_path_part(k)}")
+            return out
+        last = path.rsplit(".", 1)[-1]
+        if last in RESOURCE_VECTORS and len(a) == len(b) == len(RESOURCES):
+            return [(f"{path}.{r}", value_text(x), value_text(y)) for r, x, y in zip(RESOURCES, a, b) if x != y]
+        if len(a) == len(b) and any(isinstance(x, (dict, list)) for x in a + b):
+            out = []
+            for i, (x, y) in enumerate(zip(a, b)):
+                out += leaf_differences(x, y, f"{path}.{i}")
+            return out
+    return [(path, value_text(a), value_text(b))]
+
+
 def game_differences(a: RunData, b: RunData) -> pd.DataFrame:
-    """Every card, board and rule value of B's game that differs from A's."""
+    """Every card, board, rule, event, goal and epigenetic value of B's game that differs from
+    A's, one row per value as a config path (`cards."Insulin".atp`,
+    `board.mitochondria.c.gain.atp`) with its value in A and in B (`what`, `name`, `field`: the
+    part of the game, the card or table, and the rest of the path)."""
     ga, gb = a.game, b.game
     rows = []
     ca, cb = {c["id"]: c for c in ga["cards"]}, {c["id"]: c for c in gb["cards"]}
@@ -150,20 +221,25 @@ def game_differences(a: RunData, b: RunData) -> pd.DataFrame:
         x, y = ca.get(cid), cb.get(cid)
         name = (y or x)["name"]
         if x is None or y is None:
-            rows.append(("card", name, "(card)", "absent" if x is None else "present",
-                         "present" if x is None else "absent"))
+            rows.append(("card", name, "", f"cards.{_path_part(name)}",
+                         "absent" if x is None else "present", "present" if x is None else "absent"))
             continue
-        rows += [("card", name, k, str(x[k]), str(y[k])) for k in x if x[k] != y.get(k)]
-    for part in ("board", "rules"):
-        for k in sorted(set(ga[part]) | set(gb[part])):
-            if ga[part].get(k) != gb[part].get(k):
-                rows.append((part, k, "", json.dumps(ga[part].get(k)), json.dumps(gb[part].get(k))))
-    for part, key in (("events", "name"), ("goals", "name"), ("epigenetic", "name")):
-        xa, xb = {e[key]: e for e in ga[part]}, {e[key]: e for e in gb[part]}
-        for n in sorted(set(xa) | set(xb)):
-            if xa.get(n) != xb.get(n):
-                rows.append((part, n, "", json.dumps(xa.get(n)), json.dumps(xb.get(n))))
-    return pd.DataFrame(rows, columns=["what", "name", "field", "A", "B"])
+        for path, old, new in leaf_differences({k: v for k, v in x.items() if k != "name"},
+                                               {k: v for k, v in y.items() if k != "name"},
+                                               f"cards.{_path_part(name)}"):
+            rows.append(("card", name, path.split(".", 2)[2] if path.count(".") >= 2 else "",
+                         path, old, new))
+    for part in ("board", "rules", "events", "goals", "epigenetic"):
+        for path, old, new in leaf_differences(ga[part], gb[part], part):
+            rest = path.split(".", 1)[1] if "." in path else ""
+            name, _, field = rest.partition(".")
+            rows.append((part, name, field, path, old, new))
+    return pd.DataFrame(rows, columns=["what", "name", "field", "path", "A", "B"])
+
+
+def difference_lines(diffs: pd.DataFrame) -> list[str]:
+    """Each value that differs as `path: old → new`."""
+    return [f"{r.path}: {r.A} → {r.B}" for r in diffs.itertuples()]
 
 
 def headline_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, bands: dict,
@@ -175,7 +251,8 @@ def headline_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, bands: 
         lo, hi = d.bounds()
         mv = moved(d, band / scale) if band is not None else np.zeros(len(d.diff), bool)
         for j, name in enumerate(label):
-            rows.append({"players": p, "field": seg.field_name, "figure": name, "unit": unit,
+            rows.append({"players": p, "field": seg.field_name, "figure": name,
+                         "unit": unit[j] if isinstance(unit, list) else unit,
                          "A": d.a[j] * scale, "B": d.b[j] * scale, "difference": d.diff[j] * scale,
                          "low": lo[j] * scale, "high": hi[j] * scale, "se": d.se[j] * scale,
                          "p_value": d.p_values()[j], "band": band, "moved": bool(mv[j])})
@@ -189,7 +266,7 @@ def headline_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, bands: 
         bands["hp_above_table"], "HP")
     add(["winning HP", "margin of victory", "tie rate"],
         difference(lambda t: np.array([t["winning_hp"], t["margin"], t["tie"] * 100]) / t["games"],
-                   sa, sb, paired, looks), 1, None, "HP, HP, %")
+                   sa, sb, paired, looks), 1, None, ["HP", "HP", "%"])
     return pd.DataFrame(rows)
 
 

@@ -23,6 +23,7 @@ def fmt(est: Estimate, scale: float = 1.0, digits: int = 1, shift: float = 0.0) 
 
 EXACT = "the same in every game"  # an interval of width zero: no game differs
 MORE_DIGITS = 3  # digits added at most to keep an interval's ends apart
+NOISE = 1e-9  # relative width below which an interval's ends differ by floating-point rounding only
 
 
 def interval_text(v: float, lo: float, hi: float, digits: int = 1, sign: bool = False, unit: str = "",
@@ -34,7 +35,9 @@ def interval_text(v: float, lo: float, hi: float, digits: int = 1, sign: bool = 
         return "n/a"
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return f"{v:{'+' if sign else ''}.{digits}f}{unit}"
-    if lo == hi:
+    # ends apart by rounding error alone (a figure the same in every game, summed in another
+    # order) are one value: "7.333 (within ±1e-14)" says nothing a designer can use
+    if abs(hi - lo) <= NOISE * max(1.0, abs(v)):
         return f"{v:{'+' if sign else ''}.{digits}f}{unit} ({same})"
     for d in range(digits, digits + MORE_DIGITS + 1):
         f = f"{{:{'+' if sign else ''}.{d}f}}"

@@ -21,8 +21,11 @@ from scipy import stats
 
 from simcell.reports.data import ReportError, RunData
 from simcell.reports.estimates import interval_text
+from simcell.reports.intervals import OUT_OF_BAND
 from simcell.vocabulary import (
     CALIBRATE_FILE,
+    CARD_TYPE_LABELS,
+    CARD_TYPE_PLURALS,
     EXPLOIT_FILE,
     LADDER_FILE,
     PROBE_FILE,
@@ -256,3 +259,64 @@ def _other_game(folder: Path, plan: dict, run_meta: dict | None) -> str:
         return ""
     return (f" It was measured on {' and '.join(other)} than this run's, so it describes that "
             "game, not this one.")
+
+
+def changes(tables: dict[str, pd.DataFrame], config: str, measured: Measured | None = None,
+            commands: bool = True) -> list[str]:
+    """The (at most four) changes most likely to help, largest first: the seats' levers, each card
+    type out of band, the cards furthest out within their type; each with its direction, and its
+    size where a tool folder has measured it (`measured`), else the command that would
+    (`commands`; without them, the change in words alone: the front sheet's)."""
+    m = measured or Measured()
+    out: list[tuple[float, str]] = []
+    seats = tables.get("seat_advantage", pd.DataFrame())
+    two = any(t.get("field", pd.Series(dtype=object)).nunique() > 1 for t in tables.values() if isinstance(t, pd.DataFrame))
+
+    def at(row) -> str:
+        return f"{int(row['players'])} players" + (f", {row['field']}" if two and "field" in row else "")
+
+    if len(seats) and (seats["verdict"] == OUT_OF_BAND).any():
+        worst = seats.loc[seats["above_fair_pp"].abs().idxmax()]
+        p = int(worst["players"])
+        worth = atp_worth(m, p, worst["field"])
+        size = (f", about {worst['above_fair_pp'] / worth[0]:+.1f} starting ATP (`simcell calibrate`, {worth[1]})"
+                if worth else "")
+        levers = seat_levers(m, p)
+        how = ("measured: " + "; ".join(levers) + "." if levers else
+               "`rules.laureates_holder_may_take = false`, `rules.turn_order = \"rotate\"`, a "
+               "flatter `rules.starting_atp` or fewer `overrides.board.goals.first_marker_hp`; "
+               f"`simcell seats {config}` measures each and searches a starting-ATP schedule."
+               if commands else
+               "let the First Player Marker move (bar its holder from retaking Laureates, or rotate "
+               "the turn order), flatten the starting ATP, or make the first goal marker worth less.")
+        out.append((abs(worst["above_fair_pp"]) + 100,  # the seats first: every game is played from one
+                    f"**The seats** (seat {int(worst['seat'])} {worst['above_fair_pp']:+.1f} pp from the "
+                    f"fair share at {at(worst)}{size}): {how}"))
+    types = tables.get("card_types", pd.DataFrame())
+    for t, part in types[types["verdict"] == OUT_OF_BAND].groupby("type", sort=False) if len(types) else []:
+        r = part.loc[part["gap_pp"].abs().idxmax()]
+        up = r["gap_pp"] > 0
+        slope = swept_slope(m, "type", {t, CARD_TYPE_LABELS.get(t, t), CARD_TYPE_PLURALS.get(t, t)}, int(r["players"]))
+        out.append((abs(r["gap_pp"]), f"**{CARD_TYPE_PLURALS.get(t, t)}** ({r['gap_pp']:+.1f} pp against the "
+                    f"average card at {at(r)}): make them "
+                    f"{'dearer or worth less' if up else 'cheaper or worth more'}"
+                    + (f": measured: their gap moves {slope}." if slope else
+                       f": `simcell sweep {config} --set 'types.{t}.atp={'+0,+1,+2' if up else '-1,+0'}'`."
+                       if commands else ".")))
+    cards = tables.get("card_strength", pd.DataFrame())
+    if len(cards):
+        flagged = cards[cards["flagged"]]
+        for _, r in flagged.reindex(flagged["contrast_pp"].abs().sort_values(ascending=False).index).head(3).iterrows():
+            up = r["contrast_pp"] > 0
+            name = r["name"]
+            slope = swept_slope(m, "card", {name}, int(r["players"]))
+            gain = probe_gain(m, name, int(r["players"]))
+            out.append((abs(r["contrast_pp"]) / 2, f"**{name}** ({r['contrast_pp']:+.1f} pp against its "
+                        f"type at {at(r)}): "
+                        f"{'dearer or fewer HP' if up else 'cheaper or more HP'}"
+                        + (f": measured: its contrast moves {slope}" if slope else
+                           f": `simcell sweep {config} --set 'cards.\"{name}\".atp={'+0,+1,+2' if up else '-1,+0'}'`"
+                           if commands else "")
+                        + (f"; {gain}" if gain else "") + "."))
+    out.sort(key=lambda x: -x[0])
+    return [text for _, text in out[:4]]

@@ -10,7 +10,12 @@ matplotlib.use("Agg")  # files only, no display; set before pyplot is imported a
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from simcell.vocabulary import COMPLETED_TYPES, HP_SOURCES  # noqa: E402
+from simcell.vocabulary import (  # noqa: E402
+    CARD_TYPE_LABELS,
+    CARD_TYPE_PLURALS,
+    COMPLETED_TYPES,
+    HP_SOURCES,
+)
 
 RC = {
     "figure.figsize": (7.5, 4.2),
@@ -59,6 +64,18 @@ def figure(**kwargs):
 
 def pretty(name: str) -> str:
     return name.replace("_", " ")
+
+
+def type_label(name: str) -> str:
+    """A card type by its one name (vocabulary.CARD_TYPE_LABELS): "Protein Hormone Receptor",
+    never protein_receptor or "Protein Receptor"."""
+    return CARD_TYPE_LABELS.get(name, pretty(name))
+
+
+def source_label(name: str) -> str:
+    """An HP source by name: the completed cards of a type by the type's plural
+    ("Protein Hormone Receptors"), the others in words ("goal marker")."""
+    return CARD_TYPE_PLURALS.get(name, pretty(name))
 
 
 # a column of names beside a figure's axes (name_points): the spacing, in multiples of the font size

@@ -9,12 +9,19 @@ from pathlib import Path
 
 import pandas as pd
 
+from simcell.reports.estimates import MORE_DIGITS
 from simcell.reports.intervals import jackknife_ratio
 from simcell.vocabulary import HP_SOURCES, RUN_FILE, WIN_SHARE_SCALE
 
 
 def _pm(est, scale: float = 1.0, digits: int = 1) -> str:
-    return f"{est.value * scale:.{digits}f} ± {est.half_width * scale:.{digits}f}"
+    """"value ± half-width", with more digits (up to MORE_DIGITS) until the half-width shows: at
+    a million games "1.5 ± 0.0" would read as exact."""
+    h = est.half_width * scale
+    d = digits
+    while d < digits + MORE_DIGITS and h > 0 and round(h, d) == 0:
+        d += 1
+    return f"{est.value * scale:.{d}f} ± {h:.{d}f}"
 
 
 def summary_text(root: Path) -> str:

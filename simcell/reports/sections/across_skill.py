@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from simcell.reports.across_skill import EDGE_HALF_WIDTH, TABLE, cost_text, rows, verdict_word
+from simcell.reports.across_skill import (EDGE_HALF_WIDTH, HOLDS, SKILL_DEPENDENT, TABLE, cost_text, rows,
+                                         verdict_word)
 from simcell.reports.data import RunData
 from simcell.reports.estimates import interval_text
-from simcell.reports.intervals import INCONCLUSIVE
+from simcell.reports.intervals import INCONCLUSIVE, OUT_OF_BAND
 from simcell.reports.render import Section, Table
 
 
@@ -50,9 +51,47 @@ def build(run: RunData) -> Section:
                         for v, lo, hi, w in zip(df[f"{r}_value"], df[f"{r}_low"], df[f"{r}_high"], df[f"{r}_verdict"])]
     shown["across skill"] = df["across_skill"]
     shown["to settle"] = df["to_settle"]
-    sec.tables.append(Table(TABLE, "Each headline verdict under each rung", df, shown,
-                            note="95% intervals; the verdict against the figure's band as the Verdicts "
-                                 "section defines it (out of band with its side)."))
+    # printed: the verdicts out of band under some rung (holding, or depending on the bots); those
+    # out of band under none (in band, or in band where not undecided) are folded beneath and in
+    # the CSV: at 2-5 players with a search rung's few games they filled four pages
+    verdicts = df[[c for c in df.columns if c.endswith("_verdict")]]
+    found = verdicts.apply(lambda col: col.astype(str).str.startswith(OUT_OF_BAND)).any(axis=1) | (
+        df["across_skill"] == SKILL_DEPENDENT)
+    quiet = df[~found]
+    several = df["players"].nunique() > 1
+    sec.tables.append(Table(TABLE, "The verdicts out of band under some rung"
+                            + (", at each player count" if several else ""), df,
+                            by_count(df, list(dict.fromkeys(df.loc[found, "figure"]))) if several
+                            else shown[found].loc[:, lambda t: [c for c in t.columns
+                                                                if c != "to settle" or t[c].ne("").any()]],
+                            rest=shown if several else shown[~found],
+                            rest_title=("every verdict under each rung, with its interval" if several
+                                        else "the verdicts out of band under no rung"),
+                            note=f"95% intervals; the verdict against the figure's band as the Verdicts "
+                                 f"section defines it (out of band with its side). {len(quiet)} of "
+                                 f"{len(df)} verdicts are out of band under no rung "
+                                 f"({int((quiet['across_skill'] == HOLDS).sum())} hold in band, "
+                                 f"{int((quiet['across_skill'] != HOLDS).sum())} undecided under some "
+                                 f"rung): folded below on screen, in `tables/{TABLE}.csv`."
+                                 + (" A cell: the mark at that player count and, where it holds, the "
+                                    "verdict; '—': not a headline verdict there (a card is checked where "
+                                    "the run's own bots put it out of band)." if several else "")))
     return sec
+
+
+def by_count(df: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+    """One row per verdict named, a column per player count: its mark there, with the verdict
+    where it holds (the intervals are in the folded table and the CSV)."""
+    def cell(r) -> str:
+        if r["across_skill"] == HOLDS:
+            first = next(c for c in r.index if c.endswith("_verdict"))
+            return f"holds: {verdict_word(r[first])}"
+        return "depends on the bots" if r["across_skill"] == SKILL_DEPENDENT else "undecided"
+
+    out = pd.DataFrame({"verdict": names})
+    for p, part in df.groupby("players", sort=True):
+        marks = {r["figure"]: cell(r) for _, r in part.iterrows()}
+        out[f"{p}p"] = [marks.get(n, "—") for n in names]
+    return out
 
 

@@ -10,8 +10,9 @@ import pandas as pd
 
 from simcell.reports.data import RunData, SegmentInfo
 from simcell.reports.estimates import ci_of
+from simcell.reports.intervals import IN_BAND, OUT_OF_BAND
 from simcell.reports.render import Figure, Section, Table
-from simcell.reports.style import TYPE_COLOURS, figure, label_column_height, name_points, pretty
+from simcell.reports.style import TYPE_COLOURS, figure, label_column_height, name_points, type_label
 from simcell.reports.card_table import card_verdict, segment_cards, segment_types
 
 
@@ -31,7 +32,7 @@ def _top_cards(allc: pd.DataFrame, band: float) -> Table:
     many = top["players"].nunique() > 1 or top["field"].nunique() > 1
     shown = pd.DataFrame({
         **({"players": top["players"]} if many else {}),
-        "card": top["name"], "type": top["type"].map(pretty),
+        "card": top["name"], "type": top["type"].map(type_label),
         "against its type, pp": ci_of(top, "contrast_pp", sign=True),
         "opening-hand effect, pp": ci_of(top, "open_hand_win_pp", sign=True),
         "verdict": top["verdict"],
@@ -42,10 +43,54 @@ def _top_cards(allc: pd.DataFrame, band: float) -> Table:
             "open_hand_win_pp", "open_hand_win_pp_low", "open_hand_win_pp_high", "verdict", "pick_rate",
             "pick_rate_low", "pick_rate_high", "completion_rate", "completion_rate_low",
             "completion_rate_high"]
-    return Table("card_top", "Cards out of band, and the strongest and weakest against their type",
-                 top[cols], shown,
-                 note=f"Band ±{band:g} pp; 95% intervals. Pick rate: purchases per Phase 1 in a Card "
-                      "Area slot; completed: of the players who kept or bought it.")
+    # printed: the cards out of band; the strongest and weakest still in or near the band are
+    # folded beneath on screen (every card: tables/card_strength.csv)
+    out = (top["verdict"] == OUT_OF_BAND).to_numpy()
+    note = (f"Band ±{band:g} pp; 95% intervals; {int(out.sum())} out of band over the player counts "
+            "and fields. Pick rate: purchases per Phase 1 in a Card Area slot; completed: of the "
+            "players who kept or bought it.")
+    if not many:
+        return Table("card_top", "Cards out of band against their type", top[cols], shown[out],
+                     rest=shown[~out], rest_title=f"the {TOP} strongest and weakest cards not out of band",
+                     note=note + f" The {TOP} strongest and weakest that are not are folded below on "
+                                 "screen (every card: `tables/card_strength.csv`).")
+    # several player counts: one row per card out of band somewhere, a column per count (a row per
+    # card and count filled pages at 2-5 players)
+    return Table("card_top", "Cards out of band against their type, at each player count", top[cols],
+                 by_count(allc, band), rest=shown, rest_title="each of them, and the strongest and "
+                 "weakest, with pick and completion rates",
+                 note=note + " A cell: the card against its type, pp; 'out' where it is out of band. "
+                             "Every card: `tables/card_strength.csv`.")
+
+
+def _types_by_count(types: pd.DataFrame) -> pd.DataFrame:
+    """Each type's gap at every player count (and field), with its simultaneous interval and
+    verdict, one row per type."""
+    names = list(dict.fromkeys(types["type"]))
+    two = types["field"].nunique() > 1
+    out = pd.DataFrame({"type": [type_label(t) for t in names]})
+    for (p, field), part in types.groupby(["players", "field"], sort=False):
+        part = part.set_index("type").reindex(names)
+        out[f"{p}p" + (f" · {field}" if two else "")] = [
+            f"{g:+.1f} ({lo:+.1f} to {hi:+.1f}) {v}" for g, lo, hi, v in
+            zip(part["gap_pp"], part["gap_pp_sim_low"], part["gap_pp_sim_high"], part["verdict"])]
+    return out
+
+
+def by_count(allc: pd.DataFrame, band: float) -> pd.DataFrame:
+    """The cards out of band at some player count (and field): each one's contrast at every
+    count, marked where it is out of band."""
+    allc = allc.assign(verdict=card_verdict(allc, band))
+    names = list(dict.fromkeys(allc.loc[allc["verdict"] == OUT_OF_BAND, "name"]))
+    two = allc["field"].nunique() > 1
+    out = pd.DataFrame({"card": names,
+                        "type": [type_label(allc.loc[allc["name"] == n, "type"].iloc[0]) for n in names]})
+    for (p, field), part in allc.groupby(["players", "field"], sort=False):
+        part = part.set_index("name").reindex(names)
+        text = ci_of(part.reset_index(), "contrast_pp", sign=True)
+        out[f"{p}p" + (f" · {field}" if two else "")] = [
+            f"{t} out" if v == OUT_OF_BAND else t for t, v in zip(text, part["verdict"])]
+    return out
 
 
 def build(run: RunData, band_pp: float, type_band: float) -> Section:
@@ -66,7 +111,7 @@ def build(run: RunData, band_pp: float, type_band: float) -> Section:
     ]
     frames = [segment_cards(run, seg, band_pp) for seg in run.segments]
     allc = pd.concat(frames, ignore_index=True)
-    strength = allc[["players", "field", "card", "name", "type", "games_dealt"]].assign(**{
+    strength = allc[["players", "field", "card", "name", "type", "games_dealt"]].assign(type=allc["type"].map(type_label), **{
         "opening-hand effect, win pp": ci_of(allc, "open_hand_win_pp", sign=True),
         "HP above table": ci_of(allc, "open_hand_hp", digits=2, sign=True),
         "vs its type, pp": ci_of(allc, "contrast_pp", sign=True),
@@ -105,7 +150,7 @@ def build(run: RunData, band_pp: float, type_band: float) -> Section:
                             collapsed=True))
     eff = allc[["players", "field", "card", "name", "type", "hp_per_placement", "hp_per_atp_value",
                 "assoc_win_pp", "assoc_win_pp_low", "assoc_win_pp_high"]]
-    eshown = eff[["players", "field", "card", "name", "type"]].assign(**{
+    eshown = eff[["players", "field", "card", "name", "type"]].assign(type=eff["type"].map(type_label), **{
         "HP per placement": eff["hp_per_placement"].round(3),
         "HP per ATP value": eff["hp_per_atp_value"].round(3),
         "association, win pp (not an effect)": ci_of(eff, "assoc_win_pp", sign=True),
@@ -118,29 +163,46 @@ def build(run: RunData, band_pp: float, type_band: float) -> Section:
                                  "it is not what the card is worth.",
                             collapsed=True))
     types = pd.concat([segment_types(run, seg, type_band) for seg in run.segments], ignore_index=True)
-    tshown = types[["players", "field", "type", "cards"]].assign(**{
+    tshown = types[["players", "field", "type", "cards"]].assign(type=types["type"].map(type_label), **{
         "type mean − all-card mean, pp": ci_of(types, "gap_pp", sign=True),
         "simultaneous over types": [f"{lo:+.1f} to {hi:+.1f}" for lo, hi in
                                     zip(types["gap_pp_sim_low"], types["gap_pp_sim_high"])],
         "verdict": types["verdict"]})
-    sec.tables.append(Table("card_types", "Card types: opening-hand effect against the all-card mean",
-                            types, tshown,
-                            note=f"Band ±{type_band:g} pp; the verdict uses the interval "
-                                 "simultaneous over the types."))
+    settled = (types["verdict"] == IN_BAND).to_numpy()
+    if len(run.segments) > 1:  # a row per type, a column per player count: 7 rows, not 28
+        sec.tables.append(Table("card_types", "Card types against the all-card mean, at each player count",
+                                types, _types_by_count(types), rest=tshown, rest_title="every type at "
+                                "every player count, with both intervals",
+                                note=f"Band ±{type_band:g} pp. A cell: the type's mean opening-hand "
+                                     "effect minus the all-card mean, its interval simultaneous over "
+                                     "the types (the verdict's), and the verdict."))
+    else:
+        sec.tables.append(Table("card_types", "Card types against the all-card mean: out of band or undecided",
+                                types, tshown[~settled], rest=tshown[settled],
+                                rest_title="the types in band",
+                                note=f"Band ±{type_band:g} pp; the verdict uses the interval "
+                                     f"simultaneous over the types. {int(settled.sum())} of {len(types)} "
+                                     "are in band: folded below on screen."))
     sec.figures.append(Figure("card_type_forest", "Card types against the all-card mean",
                               _type_forest(types, type_band),
                               "Each type's mean opening-hand effect on win share minus the mean over "
                               "all cards: 95% intervals (thick) and simultaneous over the types "
                               "(thin); the band in green."))
+    # with several player counts each count's card figures stay on screen (a page each in print);
+    # the heat map below prints every card at every count
+    several = len(run.segments) > 1
+    where = " (on screen; figures/ holds it for print)" if several else ""
     for seg, frame in zip(run.segments, frames):
         sec.figures.append(Figure(f"card_forest_{seg.players}p_f{seg.field}",
                                   f"Opening-hand effect by card, {seg.label}", _forest(frame, seg, band_pp),
                                   "Within-game difference in win share, dealt vs not dealt "
-                                  "(95% intervals), by type; the band around 0 in green."))
+                                  f"(95% intervals), by type; the band around 0 in green{where}.",
+                                  printed=not several))
         sec.figures.append(Figure(f"card_funnel_{seg.players}p_f{seg.field}",
                                   f"Funnel plot, {seg.label}", _funnel(frame, seg),
                                   "Within-type contrast against games dealt, with 95% and 99.8% "
-                                  "control limits: cards outside the funnel stand out from chance."))
+                                  f"control limits: cards outside the funnel stand out from chance{where}.",
+                                  printed=not several))
     if len({s.players for s in run.segments}) > 1:
         sec.figures.append(Figure("card_heatmap", "Opening-hand effect by card and player count",
                                   _heatmap(allc), "Win share, percentage points."))
@@ -155,7 +217,7 @@ def _forest(frame: pd.DataFrame, seg: SegmentInfo, band: float):
         ax.errorbar(part["open_hand_win_pp"], part.index,
                     xerr=[part["open_hand_win_pp"] - part["open_hand_win_pp_low"],
                           part["open_hand_win_pp_high"] - part["open_hand_win_pp"]],
-                    fmt="o", ms=3, color=TYPE_COLOURS.get(t, "#555555"), label=pretty(t), capsize=2)
+                    fmt="o", ms=3, color=TYPE_COLOURS.get(t, "#555555"), label=type_label(t), capsize=2)
     ax.axvline(0, color="black", lw=0.8)
     ax.axvspan(-band, band, color="#228833", alpha=0.15, label=f"band ±{band:g} pp")
     ax.set_yticks(y, f["name"], fontsize=7)
@@ -183,7 +245,7 @@ def _type_forest(types: pd.DataFrame, band: float):
                     label=f"{p}p · {field}" if len(segs) > 1 else None)
     ax.axvline(0, color="black", lw=0.8)
     ax.axvspan(-band, band, color="#228833", alpha=0.15)
-    ax.set_yticks(range(len(names)), [pretty(t) for t in names])
+    ax.set_yticks(range(len(names)), [type_label(t) for t in names])
     for tick, t in zip(ax.get_yticklabels(), names):
         tick.set_color(TYPE_COLOURS.get(t, "#222222"))
     ax.invert_yaxis()
@@ -210,7 +272,7 @@ def _funnel(frame: pd.DataFrame, seg: SegmentInfo):
         ax.plot(xs, -z * sigma / np.sqrt(xs), color="black", ls=ls, lw=0.8)
     for t, part in f.groupby("type"):
         ax.scatter(part["games_dealt"], part["contrast_pp"], s=16, color=TYPE_COLOURS.get(t, "#555555"),
-                   label=pretty(t))
+                   label=type_label(t))
     ax.set_xlabel("games dealt")
     ax.set_ylabel("effect minus its type's mean (pp)")
     ax.set_title(f"Funnel plot, {seg.label}")

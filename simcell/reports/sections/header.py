@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from simcell.reports.data import RunData
+from simcell.reports.glossary import entries as glossary_entries
 from simcell.reports.render import Section, Table
 
 def card_differences(run: RunData) -> pd.DataFrame | None:
@@ -89,6 +90,13 @@ NOTES = [
     "The what-if figure of a card (a paired run with the card at its type's median) is not in "
     "the report yet.",
 ]
+
+
+def glossary() -> Section:
+    """The plain-language glossary the front sheet links to (reports/glossary.py)."""
+    sec = Section("glossary", "Glossary")
+    sec.text += [f"- {e}" for e in glossary_entries()]
+    return sec
 
 
 def notes() -> Section:

@@ -96,8 +96,12 @@ def build(run: RunData) -> Section:
     else:
         sec.text.append("Every field of this run is homogeneous (one policy in every seat): "
                         "there is nothing to rate.")
+    # with one policy in every seat the figure compares nothing: on screen only, not in print
+    alone = all(s.homogeneous for s in run.segments) and len({s.policies for s in run.segments}) == 1
     sec.figures.append(Figure("final_hp_by_policy", "Final HP per policy", _hp_figure(dists, colours),
-                              "Distribution of final HP per player, by policy and field."))
+                              "Distribution of final HP per player, by policy and field"
+                              + (" (on screen only: one policy played)." if alone else "."),
+                              printed=not alone))
     return sec
 
 

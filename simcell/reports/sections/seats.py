@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from simcell.reports.data import RunData
 from simcell.reports.estimates import est_columns, fmt
 from simcell.reports.render import Figure, Section, Table
-from simcell.reports.style import figure, pretty
+from simcell.reports.style import figure, source_label
 from simcell.reports.seat_table import SeatFigures, rounds_held, seat_figures, seat_name
 
 
@@ -33,6 +34,9 @@ def levers(run: RunData) -> pd.DataFrame:
          "grey flasks one player may place per round (first come, first served)"),
     ]
     return pd.DataFrame(rows, columns=["config key", "this run", "what it changes"]).astype(str)
+
+
+SOURCE_SHOWN = 0.5  # HP: a source shown in the seat-gap table if some seat's share is this far from 0
 
 
 def rule_settings(run: RunData) -> str:
@@ -77,6 +81,7 @@ def _holder_figure(figs: list[SeatFigures]):
         for s in range(f.seg.players):
             ax.plot(rounds, 100 * f.holder[:, s], marker="o", ms=3, lw=1.2,
                     label="first" if s == 0 else f"seat {s}")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # rounds are whole numbers
         ax.set_xlabel("round")
         ax.set_ylabel("holds the marker (% of games)")
         ax.set_ylim(0, 100)
@@ -136,22 +141,25 @@ def build(run: RunData) -> Section:
                             note=f"Win share splits ties; intervals: simultaneous 95% over the seats. "
                                  f"Verdict: win share minus the fair share 1/n against the band "
                                  f"{run.seat_band_label()}."))
+    # one row per seat and a column per source: a column per seat would leave the 2-player rows
+    # three empty cells in a 2-5-player run
+    srcs = [src for src in figs[0].above_by_source
+            if any(abs(e.value) >= SOURCE_SHOWN for f in figs for e in f.above_by_source[src].values())]
     src_rows = []
     for f in figs:
-        srcs = [src for src, by_seat in f.above_by_source.items()
-                if any(abs(e.value) >= 0.005 for e in by_seat.values())]
-        for src in srcs + ["total"]:
-            by_seat = f.above if src == "total" else f.above_by_source[src]
+        for s in range(f.seg.players):
             r = {} if single else {"players": f.seg.players}
-            r["HP from"] = "all sources" if src == "total" else pretty(src)
-            r.update({("first" if s == 0 else f"seat {s}"): fmt(by_seat[s], 1, 2) for s in range(f.seg.players)})
+            r["seat"] = "first" if s == 0 else f"seat {s}"
+            r.update({source_label(src): fmt(f.above_by_source[src][s], 1, 2) for src in srcs})
+            r["all sources"] = fmt(f.above[s], 1, 2)
             src_rows.append(r)
     sec.tables.append(Table("seat_hp_sources", "Where the seat gap comes from: HP above the table mean, by source",
                             data[["players", "field", "seat"] + [c for c in data.columns
                                                                  if c.startswith("hp_above_table")]],
                             pd.DataFrame(src_rows).fillna(""),
-                            note="A seat's HP minus the mean of its table, source by source; the "
-                                 "sources add up to the total."))
+                            note=f"A seat's HP minus the mean of its table, source by source; the "
+                                 f"sources add up to the total, those within ±{SOURCE_SHOWN:g} HP for "
+                                 f"every seat left out here (every source: the CSV)."))
     marker_rows = []
     for f in figs:
         for s in range(f.seg.players):
@@ -172,13 +180,15 @@ def build(run: RunData) -> Section:
                             pd.DataFrame(marker_rows),
                             note="Laureates while holding: the share of a seat's Laureates placements "
                                  "made when it already held the marker (it keeps the marker and its "
-                                 "first pick of goals)."))
+                                 "first pick of goals).", collapsed=True))
     holder_rows = [{"players": f.seg.players, "field": f.seg.field_name, "round": r + 1, "seat": s,
                     "holder_share": f.holder[r, s], "holder_share_se": f.holder_se[r, s]}
                    for f in figs for r in range(f.holder.shape[0]) for s in range(f.seg.players)]
+    # printed once, on the front sheet (the same bars and intervals); here on screen
     sec.figures.append(Figure("seat_win_share", "Win share by seat", _figure(figs, run),
                               "Bars: win share by seat; whiskers: simultaneous 95% intervals; "
-                              "dashed: the fair share 1/n; green: the tolerance band."))
+                              "dashed: the fair share 1/n; green: the tolerance band (printed on the "
+                              "front sheet).", printed=False))
     worst_se = max(float(np.nanmax(f.holder_se)) for f in figs)
     sec.figures.append(Figure("seat_marker_holder", "First Player Marker holder by round",
                               _holder_figure(figs),
@@ -187,8 +197,11 @@ def build(run: RunData) -> Section:
                               "`tables/seat_marker_by_round.csv`)."))
     sec.tables.append(Table("seat_marker_by_round", "Marker holder by round", pd.DataFrame(holder_rows),
                             csv_only=True))
+    lever_table = levers(run)
+    # shown, a key may break after a dot (a zero-width space), not inside a word, to fit A4
+    lever_shown = lever_table.assign(**{"config key": lever_table["config key"].str.replace(".", ".\u200b")})
     sec.tables.append(Table("seat_levers", "Levers: the config keys that move seat advantage",
-                            levers(run), note="Set them in a run config's `[rules]` or "
+                            lever_table, lever_shown, note="Set them in a run config's `[rules]` or "
                                               "`[overrides.board.goals]` table (docs/config.md, Keys a "
                                               "designer reaches for)."))
     tests = pd.DataFrame([{"players": f.seg.players, "field": f.seg.field_name,

@@ -1,6 +1,6 @@
-"""Game shape: winning HP and margin of victory, ties, lead stability, spot occupancy by round
-and pick order, vesicles lost, flasks exhausted, event effects from the random event order,
-resource flows that balance, and whether the physical components would have run out."""
+"""Game shape: winning HP and margin of victory, ties, spot occupancy by round and pick order,
+vesicles lost, flasks exhausted, event effects from the random event order and resource flows
+that balance (lead stability and the supply are in the pacing section)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class _BlockHistogram:
 class _ShapeSums:
     """What the shape figures need from a segment's records, summed per block in one pass over
     the player and game records, part file by part file (memory does not grow with the run);
-    only the per-game peaks are kept whole (one small integer per game and resource)."""
+    nothing is kept per game."""
 
     PLAYER_COLUMNS = ["final_hp", "win_share", "vesicles_lost", "flasks_exhausted", "grey_used"]
 
@@ -55,16 +55,11 @@ class _ShapeSums:
         self.sums = {name: np.zeros(k) for name in ("winning_hp", "margin", "vesicles_lost",
                                                      "flasks_exhausted", "grey_used")}
         self.hist = {"winning_hp": _BlockHistogram(k), "margin": _BlockHistogram(k)}
-        self.lead = [(np.zeros(k), np.zeros(k)) for _ in range(1, rounds)]  # won, unique
-        self.unique_games = np.zeros(max(rounds - 1, 0))
         self.ties = 0
-        self.peaks = {res: [] for res in RESOURCES}
-        self.peak_sums = {res: np.zeros(k) for res in RESOURCES}
         self.event_sums = {ev["id"]: [np.zeros(k) for _ in range(4)] for ev in self.events}
         self.event_games = {ev["id"]: 0 for ev in self.events}
-        cols = self.PLAYER_COLUMNS + [f"hp_round_{r}" for r in range(1, rounds + 1)]
-        game_cols = (["tie"] + [f"peak_{r}" for r in RESOURCES]
-                     + [f"event_{j}" for j in range(len(self.events))])
+        cols = self.PLAYER_COLUMNS
+        game_cols = ["tie"] + [f"event_{j}" for j in range(len(self.events))]
         for df, g in zip(run.record_parts("players", seg, cols), run.record_parts("games", seg, game_cols)):
             if not np.array_equal(df["game"].to_numpy()[:: seg.players], g["game"].to_numpy()):
                 raise ReportError("player and game record parts hold different games")
@@ -83,23 +78,7 @@ class _ShapeSums:
             self.hist[name].add(blocks, v.astype(np.int64))
         for col in ("vesicles_lost", "flasks_exhausted", "grey_used"):
             self.sums[col] += by_block.totals(df[col].to_numpy().reshape(-1, p).sum(axis=1).astype(float))
-        # lead stability: the unique leader after round r, its share of the win (all rounds at
-        # once: games x rounds x players)
-        share = df["win_share"].to_numpy().reshape(-1, p)
-        if rounds > 1:
-            h = np.stack([df[f"hp_round_{r}"].to_numpy() for r in range(1, rounds)], axis=1)
-            h = h.reshape(-1, p, rounds - 1).transpose(0, 2, 1)
-            unique = (h == h.max(axis=2, keepdims=True)).sum(axis=2) == 1
-            won = np.take_along_axis(share, h.argmax(axis=2), axis=1) * unique
-            for r in range(rounds - 1):
-                self.lead[r][0][:] += by_block.totals(won[:, r])
-                self.lead[r][1][:] += by_block.totals(unique[:, r].astype(float))
-            self.unique_games += unique.sum(axis=0)
         self.ties += int(g["tie"].sum())
-        for res in RESOURCES:
-            peak = g[f"peak_{res}"].to_numpy()
-            self.peaks[res].append(peak)
-            self.peak_sums[res] += by_block.totals(peak.astype(float))
         # event timing: table HP when the event comes in the first or the second half of the deck
         order = g[[f"event_{j}" for j in range(len(self.events))]].to_numpy()
         in_deck = (order >= 0).sum(axis=1)
@@ -123,11 +102,11 @@ def build(run: RunData) -> Section:
     sec = Section("shape", "Game shape")
     sec.text.append(
         "Winning HP and the margin of victory (winner minus runner-up; 0 when the win is split), "
-        "ties, how often the leader after each round goes on to win, where and when flasks go, "
-        "events, resource flows and the physical component counts (Notes on method says how each "
+        "ties, where and when flasks go, events and resource flows (the pacing section has the "
+        "lead, the supply and the rest of how a game runs; Notes on method says how each "
         "interval is made). The full tables are folded at the end of the section."
     )
-    summary, shown_rows, lead_rows, event_rows, flow_rows, comp_rows = [], [], [], [], [], []
+    summary, shown_rows, event_rows, flow_rows = [], [], [], []
     hists = []
     for seg in run.segments:
         p = seg.players
@@ -135,15 +114,15 @@ def build(run: RunData) -> Section:
         sums = _ShapeSums(run, seg, rounds)
         n_block = sums.n_block
         row = {"players": p, "field": seg.field_name, "games": sums.games}
-        shown = dict(row)
+        shown = {"players": p, "field": seg.field_name}  # the games are on the front sheet
         for name in ("winning_hp", "margin"):
             mean = jackknife_ratio(sums.sums[name], n_block)
             values, h = sums.hist[name].table()
             med = bootstrap_quantile(h, values, 0.5, run.seed)
             row.update(est_columns(f"{name}_mean", mean))
             row.update(est_columns(f"{name}_median", med))
-            shown[f"{name.replace('_', ' ')} mean"] = fmt(mean, 1, 2)
-            shown[f"{name.replace('_', ' ')} median"] = fmt(med, 1, 0)
+            shown[f"{name.replace('_', ' ').replace('hp', 'HP')} mean"] = fmt(mean, 1, 2)
+            shown[f"{name.replace('_', ' ').replace('hp', 'HP')} median"] = fmt(med, 1, 0)
             hists.append((seg, name, values, h.sum(axis=0)))
         tie = wilson(sums.ties, sums.games)
         row.update(est_columns("tie_rate", tie))
@@ -155,33 +134,12 @@ def build(run: RunData) -> Section:
             shown[f"{name} per player"] = fmt(e, 1, 3)
         summary.append(row)
         shown_rows.append(shown)
-        for r in range(1, rounds):
-            won, unique = sums.lead[r - 1]
-            e = jackknife_ratio(won, unique)
-            lead_rows.append({"players": p, "field": seg.field_name, "after_round": r,
-                              "unique_leader_share": sums.unique_games[r - 1] / sums.games,
-                              **est_columns("leader_win_share", e)})
         event_rows += _events(seg, sums)
         flow_rows += _flows(run, seg)
-        supply = run.game["board"]["supply"]  # the run's component counts (docs/rules.md §1)
-        for k, res in enumerate(RESOURCES):
-            peak = np.concatenate(sums.peaks[res])
-            over = wilson(int((peak > supply[k]).sum()), len(peak))
-            pm = jackknife_ratio(sums.peak_sums[res], n_block)
-            comp_rows.append({"players": p, "field": seg.field_name, "resource": res,
-                              "components": supply[k], **est_columns("peak_mean", pm),
-                              "peak_p99": float(np.quantile(peak, 0.99)), "peak_max": int(peak.max()),
-                              **est_columns("games_short", over)})
     sec.tables.append(Table("game_shape", "Winning HP, margin, ties, losses", pd.DataFrame(summary),
                             pd.DataFrame(shown_rows)))
-    lead = pd.DataFrame(lead_rows)
-    sec.tables.append(Table("lead_stability", "Lead stability", lead, _lead_shown(lead),
-                            note="Among games with a single leader after the round: the leader's "
-                                 "share of the win.", collapsed=True))
     sec.figures.append(Figure("winning_hp_margin", "Winning HP and margin of victory",
                               _hist_figure(hists), "Distributions over games."))
-    sec.figures.append(Figure("lead_stability", "Lead stability", _lead_figure(lead),
-                              "Probability that the leader after round r wins (95% intervals)."))
     occ_tables, occ_fig = _occupancy(run)
     sec.tables += occ_tables
     sec.figures.append(occ_fig)
@@ -193,26 +151,12 @@ def build(run: RunData) -> Section:
                                      "event is revealed in the first half of the event deck minus "
                                      "when it comes in the second half; the order is random, so the "
                                      "difference is causal for the event's timing.", collapsed=True))
-    sec.tables.append(Table("resource_flows", "Resource flows balance", pd.DataFrame(flow_rows),
+    flows = pd.DataFrame(flow_rows)
+    sec.tables.append(Table("resource_flows", "Resource flows balance", flows,
+                            flows.rename(columns=lambda c: c.replace("_minus_", " − ").replace("_", " ")),
                             note="Per resource over all players: everything gained minus everything "
                                  "spent equals the final personal stock.", collapsed=True))
-    comp = pd.DataFrame(comp_rows)
-    comp_shown = comp[["players", "field", "resource", "components", "peak_mean", "peak_p99",
-                       "peak_max"]].assign(
-        **{"games short %": ci_of(comp, "games_short", scale=100, digits=2)},
-        peak_mean=ci_of(comp, "peak_mean", digits=2))
-    sec.tables.append(Table("component_counts", "Would the physical components run out?", comp,
-                            comp_shown, note="Peak: the most of a resource held at once by all "
-                                             "players together, cargo on vesicles included. Games "
-                                             "short: games whose peak exceeded the box's count.",
-                            collapsed=True))
     return sec
-
-
-def _lead_shown(lead: pd.DataFrame) -> pd.DataFrame:
-    return lead[["players", "field", "after_round"]].assign(
-        **{"single leader %": (100 * lead["unique_leader_share"]).round(1),
-           "leader's win share %": ci_of(lead, "leader_win_share", scale=100)})
 
 
 def _events(seg: SegmentInfo, sums: _ShapeSums) -> list[dict]:
@@ -336,19 +280,4 @@ def _hist_figure(hists):
     axes[0][1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes[0][0].set_title("Winning HP")
     axes[0][1].set_title("Margin of victory")
-    return fig
-
-
-def _lead_figure(lead: pd.DataFrame):
-    fig, ax = figure(figsize=(7.0, 4.0))
-    for (p, f), part in lead.groupby(["players", "field"], sort=False):
-        v = 100 * part["leader_win_share"].to_numpy()
-        ax.errorbar(part["after_round"], v,
-                    yerr=[v - 100 * part["leader_win_share_low"], 100 * part["leader_win_share_high"] - v],
-                    marker="o", capsize=3, label=f"{p}p · {f}")
-    ax.set_xlabel("after round")
-    ax.set_ylabel("leader's win share (%)")
-    ax.set_ylim(0, 100)
-    ax.set_title("Does the leader win?")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # beside: off the lines
     return fig

@@ -16,7 +16,7 @@ from simcell.reports.data import HP_SOURCE_COLUMNS, RunData, SegmentInfo
 from simcell.reports.estimates import Blocks, BlockSums, ci_of, est_columns, fmt
 from simcell.reports.intervals import jackknife, jackknife_ratio
 from simcell.reports.render import Figure, Section, Table
-from simcell.reports.style import SOURCE_COLOURS, figure, pretty
+from simcell.reports.style import SOURCE_COLOURS, figure, source_label
 
 
 def variance_sums(run: RunData, seg: SegmentInfo, df: pd.DataFrame) -> dict[str, np.ndarray]:
@@ -81,7 +81,7 @@ def build(run: RunData) -> Section:
                 for c in HP_SOURCE_COLUMNS + ["final_hp"]:
                     e = jackknife_ratio(part[c].to_numpy(), part["rows"].to_numpy())
                     row.update(est_columns(c, e))
-                    srow[pretty(c[3:] if c != "final_hp" else "final HP")] = fmt(e, 1, 2)
+                    srow[source_label(c[3:]) if c != "final_hp" else "final HP"] = fmt(e, 1, 2)
                 rows.append(row)
                 shown.append(srow)
                 if key == "seat":
@@ -94,6 +94,7 @@ def build(run: RunData) -> Section:
                             pd.DataFrame(shown), collapsed=True))
     vdf = pd.DataFrame(var_rows)
     vshown = vdf[["players", "field", "source"]].assign(
+        source=vdf["source"].map(source_label),
         **{"share of Var(final HP) %": ci_of(vdf, "variance_share", scale=100)})
     sec.tables.append(Table("hp_variance_share", "Share of the variance of final HP by source",
                             vdf, vshown, note="Shares add up to 100% within a player count and field.",
@@ -139,7 +140,7 @@ def _stacked(data):
         vals = np.array([d[src] for _, _, d in data])
         if not vals.any():
             continue
-        ax.bar(x, vals, bottom=bottom, color=SOURCE_COLOURS[src], label=pretty(src), width=0.75)
+        ax.bar(x, vals, bottom=bottom, color=SOURCE_COLOURS[src], label=source_label(src), width=0.75)
         bottom += vals
     ax.set_xticks(x, [f"seat {s}" for _, s, _ in data], fontsize=8)
     ax.set_xlim(-0.6, start - GROUP_GAP - 0.4)
@@ -172,7 +173,7 @@ def _variance(vdf: pd.DataFrame):
         # and order, in grey
         handles.append(Patch(facecolor="#777777", alpha=alpha, edgecolor="black", linewidth=0.3,
                              label=f"{p}p · {f}"))
-    ax.set_xticks(np.arange(len(sources)) + 0.4 - width / 2, [pretty(s) for s in sources], rotation=30, ha="right")
+    ax.set_xticks(np.arange(len(sources)) + 0.4 - width / 2, [source_label(s) for s in sources], rotation=30, ha="right")
     ax.set_ylabel("share of Var(final HP) (%)")
     ax.set_title("What decides games: variance share by source")
     if len(segs) > 1:  # beside the axes: inside, it would cover the tallest bars

@@ -13,29 +13,18 @@ from simcell.reports.data import RunData
 from simcell.reports.estimates import interval_text
 from simcell.reports import across_skill
 from simcell.reports.intervals import IN_BAND, OUT_OF_BAND
-from simcell.reports.measured import (
+from simcell.reports.measured import (  # noqa: F401  (changes: tests read it here too)
     Measured,
-    atp_worth,
+    changes,
     exploit_sentences,
-    probe_gain,
     ladder_sentences,
-    seat_levers,
-    swept_slope,
 )
 from simcell.reports.render import Section
 from simcell.reports.seat_table import rounds_held
-from simcell.vocabulary import CARD_TYPE_LABELS
+from simcell.vocabulary import CARD_TYPE_PLURALS
 
-# card types as a designer names them in a sentence (plural)
-TYPE_PLURALS = {
-    "enzyme": "Enzymes",
-    "protein_hormone": "Protein Hormones",
-    "steroid_hormone": "Steroid Hormones",
-    "protein_receptor": "Protein Receptors",
-    "steroid_receptor": "Steroid Receptors",
-    "detox": "Detoxification cards",
-    "additional_resource": "Additional Resource cards",
-}
+# card types as a designer names them in a sentence (plural): one name per type everywhere
+TYPE_PLURALS = CARD_TYPE_PLURALS
 SOURCE_PHRASES = {
     "goal_marker": "goal markers",
     "goal_bonus": "goal bonuses",
@@ -108,8 +97,11 @@ def seat_sentences(seats: pd.DataFrame, sources: pd.DataFrame, band: str) -> lis
               if c.startswith("hp_above_table_") and not c.endswith(("_low", "_high", "_se"))}
     main = max(by_src, key=lambda k: by_src[k])
     c = f"hp_above_table_{main}"
+    counts = seats["players"].nunique()
+    where = (f"At {p} players, the largest of its leads over the {counts} player counts (the seat "
+             "section has each)," if counts > 1 else f"At {p} players")
     out.append(
-        f"At {p} players the first player ends {_ci(lead['hp_above_table'], lead['hp_above_table_low'], lead['hp_above_table_high'], 2, True)} "
+        f"{where} the first player ends {_ci(lead['hp_above_table'], lead['hp_above_table_low'], lead['hp_above_table_high'], 2, True)} "
         f"HP above its table's mean, most of it from {_source_phrase(main)} "
         f"({_ci(src[c], src[c + '_low'], src[c + '_high'], 2, True)} HP). [Where the seat gap comes from](#seats).")
     return out
@@ -243,65 +235,11 @@ WHAT = {"seat win share − fair share (pp)": "the seats' win shares",
         "card type − average card (pp)": "card types"}
 
 
-def changes(tables: dict[str, pd.DataFrame], config: str, measured: Measured | None = None) -> list[str]:
-    """The (at most four) changes most likely to help, largest first: the seats' levers, each card
-    type out of band, the cards furthest out within their type; each with its direction, and its
-    size where a tool folder has measured it (`measured`), else the command that would."""
-    m = measured or Measured()
-    out: list[tuple[float, str]] = []
-    seats = tables.get("seat_advantage", pd.DataFrame())
-    two = any(t.get("field", pd.Series(dtype=object)).nunique() > 1 for t in tables.values() if isinstance(t, pd.DataFrame))
-
-    def at(row) -> str:
-        return f"{int(row['players'])} players" + (f", {row['field']}" if two and "field" in row else "")
-
-    if len(seats) and (seats["verdict"] == OUT_OF_BAND).any():
-        worst = seats.loc[seats["above_fair_pp"].abs().idxmax()]
-        p = int(worst["players"])
-        worth = atp_worth(m, p, worst["field"])
-        size = (f", about {worst['above_fair_pp'] / worth[0]:+.1f} starting ATP (`simcell calibrate`, {worth[1]})"
-                if worth else "")
-        levers = seat_levers(m, p)
-        how = ("measured: " + "; ".join(levers) + "." if levers else
-               "`rules.laureates_holder_may_take = false`, `rules.turn_order = \"rotate\"`, a "
-               "flatter `rules.starting_atp` or fewer `overrides.board.goals.first_marker_hp`; "
-               f"`simcell seats {config}` measures each and searches a starting-ATP schedule.")
-        out.append((abs(worst["above_fair_pp"]) + 100,  # the seats first: every game is played from one
-                    f"**The seats** (seat {int(worst['seat'])} {worst['above_fair_pp']:+.1f} pp from the "
-                    f"fair share at {at(worst)}{size}): {how}"))
-    types = tables.get("card_types", pd.DataFrame())
-    for t, part in types[types["verdict"] == OUT_OF_BAND].groupby("type", sort=False) if len(types) else []:
-        r = part.loc[part["gap_pp"].abs().idxmax()]
-        up = r["gap_pp"] > 0
-        slope = swept_slope(m, "type", {t, CARD_TYPE_LABELS.get(t, t), TYPE_PLURALS.get(t, t)}, int(r["players"]))
-        out.append((abs(r["gap_pp"]), f"**{TYPE_PLURALS.get(t, t)}** ({r['gap_pp']:+.1f} pp against the "
-                    f"average card at {at(r)}): make them "
-                    f"{'dearer or worth less' if up else 'cheaper or worth more'}: "
-                    + (f"measured: their gap moves {slope}." if slope else
-                       f"`simcell sweep {config} --set 'types.{t}.atp={'+0,+1,+2' if up else '-1,+0'}'`.")))
-    cards = tables.get("card_strength", pd.DataFrame())
-    if len(cards):
-        flagged = cards[cards["flagged"]]
-        for _, r in flagged.reindex(flagged["contrast_pp"].abs().sort_values(ascending=False).index).head(3).iterrows():
-            up = r["contrast_pp"] > 0
-            name = r["name"]
-            slope = swept_slope(m, "card", {name}, int(r["players"]))
-            gain = probe_gain(m, name, int(r["players"]))
-            out.append((abs(r["contrast_pp"]) / 2, f"**{name}** ({r['contrast_pp']:+.1f} pp against its "
-                        f"type at {at(r)}): "
-                        f"{'dearer or fewer HP' if up else 'cheaper or more HP'}: "
-                        + (f"measured: its contrast moves {slope}" if slope else
-                           f"`simcell sweep {config} --set 'cards.\"{name}\".atp={'+0,+1,+2' if up else '-1,+0'}'`")
-                        + (f"; {gain}" if gain else "") + "."))
-    out.sort(key=lambda x: -x[0])
-    return [text for _, text in out[:4]]
-
-
 def build(run: RunData, tables: dict[str, pd.DataFrame], bands: dict[str, float],
           measured: Measured | None = None) -> Section:
     """The summary from the other sections' tables (name -> CSV data), and the sizes the tool
     folders in `measured` give its changes."""
-    sec = Section("summary", "Summary")
+    sec = Section("findings", "Findings")
     empty = pd.DataFrame()
     # the answer first, then what it is built on, in one item
     answer = verdict_sentence(tables.get("verdicts", empty), tables.get("card_verdicts", empty),

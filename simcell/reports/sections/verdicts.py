@@ -10,7 +10,7 @@ from simcell.reports.intervals import verdict
 from simcell.reports.render import Section, Table
 from simcell.reports.card_table import segment_cards, segment_types
 from simcell.reports.seat_table import seat_figures, seat_name
-from simcell.reports.style import pretty
+from simcell.reports.style import type_label
 from simcell.reports.estimates import interval_text
 from simcell.reports.seat_table import overall
 
@@ -64,7 +64,7 @@ def build(run: RunData) -> Section:
             continue
         w = t.loc[t["gap_pp"].abs().idxmax()]
         rows.append({"players": seg.players, "field": seg.field_name,
-                     "figure": "card type − average card (pp)", "worst": pretty(w["type"]),
+                     "figure": "card type − average card (pp)", "worst": type_label(w["type"]),
                      "value": w["gap_pp"], "low": w["gap_pp_low"], "high": w["gap_pp_high"],
                      "band": type_band, "verdict": overall(list(t["verdict"]))})
     if not any(r["figure"].startswith("seat") for r in rows):
@@ -101,6 +101,7 @@ def build(run: RunData) -> Section:
                           "cards out of band": ", ".join(c.loc[c["flagged"], "name"])})
     cards_df = pd.DataFrame(card_rows)
     sec.tables.append(Table("card_verdicts", "Cards against the other cards of their type", cards_df,
-                            cards_df.drop(columns=["field"] if single_field else []),
+                            cards_df.drop(columns=["field"] if single_field else []).assign(
+                                **{"cards out of band": cards_df["cards out of band"].replace("", "none")}),
                             note="Details and the strongest and weakest cards in [Cards](#cards)."))
     return sec

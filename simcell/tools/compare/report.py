@@ -23,6 +23,7 @@ from simcell.reports.changes import (
     atp_column,
     card_changes,
     correlation,
+    difference_lines,
     game_differences,
     headline_changes,
     pairing,
@@ -46,7 +47,7 @@ def _forest(head: pd.DataFrame, title: str):
         if pd.notna(band):  # banded figures: the band around 0 behind the row
             ax.fill_betweenx([j - 0.4, j + 0.4], -band, band, color="#228833", alpha=0.15, lw=0)
     ax.axvline(0, color="black", lw=0.8)
-    ax.set_yticks(y, [f"{f} ({u.split(',')[0]})" for f, u in zip(h["figure"], h["unit"])], fontsize=8)
+    ax.set_yticks(y, [f"{f} ({u})" for f, u in zip(h["figure"], h["unit"])], fontsize=8)
     ax.set_xlabel("B − A (95% interval)")
     ax.set_title(title)
     return fig
@@ -126,25 +127,46 @@ def type_section(types: pd.DataFrame, band: float, marks: list[str] | None = Non
     return sec
 
 
+def headline_lines(head: pd.DataFrame, most: int = 4) -> list[str]:
+    """The headline figures that moved, saying what moving is (left the band: B − A's interval
+    wholly outside it), then the largest changes that are real (B − A's interval excludes 0)
+    but did not leave the band, so that "none moved" never hides a change a designer can see."""
+    def one(r) -> str:
+        unit = f" {r.unit}" if isinstance(r.unit, str) else ""
+        band = f", band ±{r.band:g}" if pd.notna(r.band) else ", no band"
+        return (f"{r.players}p · {r.field} {r.figure} {r.A:.2f} → {r.B:.2f}, B − A "
+                f"{interval_text(r.difference, r.low, r.high, 2, True)}{unit}{band}")
+
+    mv = head[head["moved"]]
+    out = ["headline figures beyond their band (B − A's interval wholly outside it): "
+           + ("; ".join(one(r) for r in mv.itertuples()) if len(mv) else "none")]
+    real = head[~head["moved"] & ((head["low"] > 0) | (head["high"] < 0))]
+    real = real.reindex(real["difference"].abs().sort_values(ascending=False).index)
+    if len(real):
+        out.append("changes whose interval excludes 0, not beyond their band: "
+                   + "; ".join(one(r) for r in real.head(most).itertuples())
+                   + (f"; and {len(real) - most} more (tables/headline.csv)" if len(real) > most else ""))
+    return out
+
+
 def terminal_summary(folder: Path) -> str:
     """What `simcell compare` prints: the values changed, the headline figures and card types
     that moved, every type's gap A → B, and the cards that moved, from the report's tables."""
     t = folder / TABLES_FOLDER
-    diffs = pd.read_csv(t / "differences.csv")
+    # values as written (true, [4, 4, 3, 2]), not parsed back into numbers
+    diffs = pd.read_csv(t / "differences.csv", dtype=str, keep_default_na=False)
     head = pd.read_csv(t / "headline.csv")
     types = pd.read_csv(t / "types.csv")
     cards = pd.read_csv(t / "cards.csv")
-    lines = [f"{len(diffs)} value(s) differ (A → B)" + (": " + ", ".join(
-        f"{r.name}{'.' + r.field if isinstance(r.field, str) and r.field else ''} {r.A} → {r.B}"
-        for r in diffs.head(8).itertuples()) + (" …" if len(diffs) > 8 else "") if len(diffs) else "")]
+    shown = difference_lines(diffs)
+    lines = [f"{len(diffs)} value{'' if len(diffs) == 1 else 's'} differ{'s' if len(diffs) == 1 else ''} "
+             "(A → B)" + (": " + "; ".join(shown[:8]) + (f"; and {len(shown) - 8} more (tables/differences.csv)"
+                                                          if len(shown) > 8 else "") if len(shown) else "")]
 
     def span(d, lo, hi):
         return interval_text(d, lo, hi, 2, True)
 
-    mv = head[head["moved"]]
-    lines.append("headline figures moved: " + ("; ".join(
-        f"{r.players}p · {r.field} {r.figure} {r.A:.2f} → {r.B:.2f}, B − A {span(r.difference, r.low, r.high)}"
-        for r in mv.itertuples()) if len(mv) else "none"))
+    lines += headline_lines(head)
     lines.append(changes_sentence(pd.read_csv(t / "across_skill.csv") if (t / "across_skill.csv").is_file() else None))
     lines.append("card types against the average card, pp (A → B, B − A with its 95% interval):")
     for r in types.itertuples():
@@ -189,7 +211,7 @@ def build_compare(root_a: Path, root_b: Path, out: Path, unpaired: bool = False,
                            "(the interval wholly outside the band)."))
     head = pd.concat(heads, ignore_index=True)
     head["p_holm"] = holm(head["p_value"].to_numpy())  # one confirmatory family over every segment
-    skill = changes_across_skill(Path(root_a), Path(root_b))
+    skill = changes_across_skill(Path(root_a), Path(root_b), unpaired=unpaired)
     head_marks = marks_for(skill, head, "figure")
     if head_marks is not None:
         head["across_skill"] = head_marks
@@ -221,7 +243,8 @@ def _what_changed(a: RunData, b: RunData, root_a: Path, root_b: Path, pair, diff
                          + "; ".join(f"{p}p: {ra} in A, {rb} in B" + (" (changed)" if ra != rb else "")
                                      for p, ra, rb in dict.fromkeys(lengths)) + ".")
     sec_head.text.append(changes_sentence(skill))
-    sec_head.tables.append(Table("differences", "Card, board and rule values that differ (A → B)", diffs))
+    sec_head.tables.append(Table("differences", "Card, board and rule values that differ (A → B)", diffs,
+                                 pd.DataFrame({"value: A → B": difference_lines(diffs)})))
     if skill is not None:
         sec_head.tables.append(Table("across_skill", "Each seat's and card type's change under each rung",
                                      skill, csv_only=True))

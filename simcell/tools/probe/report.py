@@ -20,7 +20,7 @@ from simcell.reports.data import RunData
 from simcell.reports.paired import difference
 from simcell.reports.render import Figure, Report, Section, Table, write_report
 from simcell.reports.card_table import card_table
-from simcell.reports.style import TYPE_COLOURS, figure, pretty
+from simcell.reports.style import TYPE_COLOURS, figure, type_label
 from simcell.reports.estimates import interval_text
 from simcell.reports.deviation import check_paired, deviant_sums, seat_order
 from simcell.vocabulary import PROBE_FILE
@@ -95,7 +95,7 @@ def build_probe(folder: Path, calibration: Path | None = None) -> Path:
                 zip(table[f"{key}_diff"], table[f"{key}_low"], table[f"{key}_high"])]
 
     shown = table[["players", "card"]].assign(**{
-        "type": [pretty(t) for t in table["type"]],
+        "type": [type_label(t) for t in table["type"]],
         "win share change, pp": span("win"),
         "q (BH)": table["q_win"].map(lambda q: f"{q:.3f}"),
         "completes it, % of games": [f"{b:.1f} → {a:.1f}" for b, a in zip(table["completes_base"],

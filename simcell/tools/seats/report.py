@@ -19,7 +19,7 @@ from simcell.reports.render import Figure, Report, Section, Table, write_report
 from simcell.reports.seat_table import seat_figures
 from simcell.reports.seat_table import overall
 from simcell.reports.style import POLICY_PALETTE, figure
-from simcell.reports.estimates import interval_text
+from simcell.reports.estimates import fmt, interval_text
 from simcell.vocabulary import SEATS_FILE
 from simcell.reports.seat_table import worst_seat
 
@@ -36,7 +36,7 @@ def build_seats(folder: Path) -> Path:
         f"together, on the same {runs[0].meta['games']:,} games (seed {runs[0].seed}): each seat's "
         "win share, and its paired difference from the config as it is (95% intervals). Verdict: "
         f"every seat within {runs[0].seat_band_label()} of the fair share.")
-    rows, shown = [], []
+    rows, shown, diffs = [], [], []
     for si, seg in enumerate(runs[0].segments):
         if not seg.homogeneous:
             continue
@@ -53,17 +53,28 @@ def build_seats(folder: Path) -> Path:
                              "low": f.win_single[seat].low * 100, "high": f.win_single[seat].high * 100,
                              "diff_pp": win.loc[seat, "difference"], "diff_low": win.loc[seat, "low"],
                              "diff_high": win.loc[seat, "high"], "verdict": overall(f.verdicts)})
+            seats = [("first" if k == 0 else f"seat {k}") for k in range(seg.players)]
             shown.append({"players": seg.players, "variant": c["name"],
-                          **{("first" if k == 0 else f"seat {k}"): f"{f.win_single[k].value * 100:.1f}"
-                             for k in range(seg.players)},
+                          **{name: fmt(f.win_single[k], 100) for k, name in enumerate(seats)},
                           "verdict": overall(f.verdicts)})
+            diffs.append({"players": seg.players, "variant": c["name"],
+                          **{name: ("(the config as it is)" if c is causes[0] else
+                                    interval_text(win.loc[k, "difference"], win.loc[k, "low"],
+                                                  win.loc[k, "high"], 1, True))
+                             for k, name in enumerate(seats)}})
     data = pd.DataFrame(rows)
     for (p, field), part in data.groupby(["players", "field"], sort=False):
         sec.figures.append(Figure(f"seat_causes_{p}p_{field}", f"Win share by seat under each change, {p}p",
                                   _bars(part, p, runs[0].seat_band(p)), "Bars: win share by seat (95% intervals); "
                                   "dashed: the fair share; green: the band."))
-    sec.tables.append(Table("seat_causes", "Win share % by seat under each change", data,
-                            pd.DataFrame(shown)))
+    sec.tables.append(Table("seat_causes", "Win share % by seat under each change (95% intervals)",
+                            data, pd.DataFrame(shown)))
+    sec.tables.append(Table("seat_causes_paired", "Each seat's change from the config as it is, pp "
+                            "(paired on the same games, 95% intervals)",
+                            data[["players", "field", "variant", "seat", "diff_pp", "diff_low", "diff_high"]],
+                            pd.DataFrame(diffs),
+                            note="The same games under each change: the interval is that of the "
+                                 "paired difference, narrower than the two win shares' own."))
     sections = [sec]
     search = plan.get("search")
     if search:

@@ -207,10 +207,10 @@ def build_sweep(folder: Path, calibration: Path | None = None) -> Path:
     if len(summary):
         head.tables.append(_summary_table(summary))
     head.tables.append(Table("sweep_moved", "Other cards that moved (last variant against the first)",
-                             pd.DataFrame(moved_rows, columns=["players", "field", "card",
-                                                               "effect change, pp (last − first)"]),
-                             note=f"Moved: Benjamini–Hochberg q below 0.05 over the cards and the "
-                                  f"interval outside ±{band:g} pp."))
+                             pd.DataFrame(moved_rows, columns=MOVED_COLUMNS),
+                             note=f"Moved: its contrast against its type or its opening-hand effect "
+                                  f"changed with a Benjamini–Hochberg q below 0.05 over the cards and "
+                                  f"an interval wholly outside ±{band:g} pp; 'moved by' names which."))
     if len(runs) > 1:
         _across_skill(head, runs, sw)
     title = f"simcell sweep: {' × '.join(s['key'] for s in settings)}"
@@ -272,12 +272,30 @@ def _measure(sw: _Sweep, hold: list[RunData], x_hold, band: float):
                         "crossing": hv[0], "crossing_se": hse[0], "df": hdf, "holdout": True})
         if len(variants) > 1:
             c = card_changes(seg, sums[0], sums[-1], True, cards, band)
-            c = c[c["moved"] & (c["card"] != card)]
-            moved_rows += [{"players": seg.players, "field": seg.field_name, "card": r.name,
-                            "effect change, pp (last − first)": f"{r.open_hand_win_pp_diff:+.2f} "
-                            f"({r.open_hand_win_pp_low:+.2f} to {r.open_hand_win_pp_high:+.2f})"}
-                           for r in c.itertuples()]
+            moved_rows += moved_cards(c[c["card"] != card], band)
     return rows, summary_rows, moved_rows, crossings
+
+
+MOVED_COLUMNS = ["players", "field", "card", "moved by", "against its type, pp (last − first)",
+                 "opening-hand effect, pp (last − first)"]
+
+
+def moved_cards(c: pd.DataFrame, band: float) -> list[dict]:
+    """The cards of a card_changes table that moved, each with the figure it moved by (its
+    contrast against its type, its opening-hand effect, or both: the figure whose change has a
+    q below 0.05 and an interval wholly outside the band) and both changes with their intervals,
+    so a card listed for its contrast is not shown by an effect whose interval holds zero."""
+    out = []
+    for r in c[c["moved"]].itertuples():
+        by = [name for name, col, q in (("its contrast", "contrast_pp", r.contrast_q),
+                                        ("its effect", "open_hand_win_pp", r.effect_q))
+              if q < 0.05 and (getattr(r, f"{col}_low") > band or getattr(r, f"{col}_high") < -band)]
+        out.append({"players": r.players, "field": r.field, "card": r.name, "moved by": " and ".join(by),
+                    "against its type, pp (last − first)": interval_text(
+                        r.contrast_pp_diff, r.contrast_pp_low, r.contrast_pp_high, 2, True),
+                    "opening-hand effect, pp (last − first)": interval_text(
+                        r.open_hand_win_pp_diff, r.open_hand_win_pp_low, r.open_hand_win_pp_high, 2, True)})
+    return out
 
 
 def _response_figures(head: Section, curves: pd.DataFrame, xlabel: str, variants: list[dict],
