@@ -581,3 +581,17 @@ def test_the_front_sheet_reads_alone(random_run):
     for anchor in links:
         assert f'<li id="{anchor}">' in page, anchor  # every link has its glossary entry
     assert page.index('<div class="page">') < page.index('<h2 id="summary">') < page.index('<h2 id="findings">')
+
+
+def test_the_front_verdict_of_a_mixed_field_run_reads_its_cards_alone():
+    """A run whose only field mixes policies has no seat verdicts (the seats section says so):
+    the front sheet's verdict comes from the card types and cards, and names no seat (it raised
+    KeyError 'verdict' on 514e2dd)."""
+    from simcell.reports.sections.front import verdict_table
+    types = pd.DataFrame({"players": [3, 3], "field": ["mixed"] * 2, "type": ["enzyme", "detox"],
+                          "verdict": ["in band", "out of band"]})
+    table = verdict_table({"card_types": types})
+    assert table.to_dict("records")[0] | {"card types out of band": None} == {
+        "players": 3, "in balance?": "no", "seat furthest from fair": "no homogeneous field",
+        "card types out of band": None}
+    assert table["card types out of band"].iloc[0] == "1 of 2"

@@ -95,10 +95,12 @@ def test_compare_reports_each_types_gap_in_a_and_b(tmp_path):
     assert (types.drop(index=["detox"])["gap_pp_diff"] < 0).sum() >= 4
     report = (out / "report.md").read_text()
     assert "Card types" in report and "Detoxification (4p · planner: " in report
-    # each card's contrast in A and B with its verdict beside the change, and the field named
+    # each card's contrast in A and B with its verdict beside the change; a run of one field names
+    # it in the titles, not in a column of one value
     cards = pd.read_csv(out / "tables" / "cards.csv")
     assert {"verdict_A", "verdict_B", "contrast_pp_low_A", "contrast_pp_high_B"} <= set(cards.columns)
-    assert "| players | field | name | type |" in report and "vs type A → B, pp" in report
+    assert "| players | name | type |" in report and "vs type A → B, pp" in report
+    assert "Cards, B − A, 4p · planner" in report
 
 
 def test_the_type_figure_has_no_overlapping_labels():
@@ -122,7 +124,7 @@ def test_compare_prints_the_type_gaps_and_refuses_mismatched_configs_before_play
     out = tmp_path / "cmp"
     result = CliRunner().invoke(app, ["compare", "--no-rungs", str(a), str(b), "--out", str(out), "--quiet", "--workers", "1"])
     assert result.exit_code == 0, result.output
-    assert "7 value(s) differ" in result.output and "card types against the average card" in result.output
+    assert result.output.startswith("7 values differ (A → B): ") and "card types against the average card" in result.output
     line = next(x for x in result.output.splitlines() if "Detoxification" in x and "B − A" in x)
     assert line.startswith("  4p · planner Detoxification") and "→" in line
     for other, words in ((_config(tmp_path, "", players=3, games=400, name="p3"), "player counts (A [4], B [3])"),

@@ -50,7 +50,8 @@ def verdict_table(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
         s = seats[(seats["players"] == p) & (seats["field"] == field)] if len(seats) else empty
         t = types[(types["players"] == p) & (types["field"] == field)] if len(types) else empty
         c = cards[(cards["players"] == p) & (cards["field"] == field)] if len(cards) else empty
-        out = (s["verdict"] == OUT_OF_BAND).any() or (t["verdict"] == OUT_OF_BAND).any() or \
+        # a run with no homogeneous field has no seat verdicts: its cards and types still decide
+        out = (len(s) and (s["verdict"] == OUT_OF_BAND).any()) or (t["verdict"] == OUT_OF_BAND).any() or \
             (len(c) and int(c["out of band"].iloc[0]) > 0)
         settled = (len(s) == 0 or (s["verdict"] == IN_BAND).all()) and (t["verdict"] == IN_BAND).all() and \
             (len(c) == 0 or int(c["inconclusive"].iloc[0]) == 0)
