@@ -170,9 +170,9 @@ def segment_cards(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFram
     types = cards["type"].to_numpy()
     p = seg.players
     sums = card_sums(run, seg)
-    win = cs.card_effects(sums.numerators(0), sums.dealt, ids, types)
-    hp = cs.card_effects(sums.numerators(1), sums.dealt, ids, types)
-    plain = cs.card_effects(sums.opening[..., 0], sums.dealt, ids, types)
+    win = cs.card_effects(sums.numerators(0), sums.dealt, ids, types, band_pp)
+    hp = cs.card_effects(sums.numerators(1), sums.dealt, ids, types, band_pp)  # its effect alone is read
+    plain = cs.card_effects(sums.opening[..., 0], sums.dealt, ids, types, band_pp)
     pp = 100.0
     sc = cs.screen(win.contrast * pp, win.contrast_se * pp, win.df, band_pp)
     shrunk = cs.shrink(win.effect * pp, win.effect_se * pp, types)
