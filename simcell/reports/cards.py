@@ -241,6 +241,68 @@ def card_effects(num: np.ndarray | Numerators, den: np.ndarray, card_ids: np.nda
                        jackknife_se(contrasts(left)), left.shape[0] - 1)
 
 
+AVOIDED_RATIO = 0.5  # a card taken at less than this share of its type's rate is avoided
+AVOIDED_MIN_CHANCES = 200  # a card dealt (or offered) fewer times is never named avoided
+RATE_REFERENCE_SCALE = float(np.log(4.0))  # a type's rate: biweight of log rates, a card 4x off weighs nothing
+
+
+@dataclass
+class RateRatios:
+    """Per card: a rate (kept when dealt, or bought when offered), its type's rate (the other
+    cards' reference, on log rates) and their ratio with its delete-a-block jackknife."""
+
+    rate: np.ndarray
+    type_rate: np.ndarray
+    ratio: np.ndarray
+    ratio_se: np.ndarray
+    chances: np.ndarray
+    df: int
+
+
+def rate_ratios(num: np.ndarray, den: np.ndarray, card_types: np.ndarray) -> RateRatios:
+    """From per-block counts (blocks x cards: takes, chances), each card's rate against its
+    type's: the type's rate is exp of the biweight location of the other cards' log rates at
+    scale log 4 (type_reference: one card taken far more often cannot lift it; a card never
+    taken weighs nothing), recomputed in every left-out replicate."""
+    num, den = np.asarray(num, np.float64), np.asarray(den, np.float64)
+    used = den.sum(axis=1) > 0
+    tn, td = num.sum(axis=0), den.sum(axis=0)
+
+    def figures(n, d):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rate = np.where(d > 0, n / np.where(d > 0, d, 1.0), np.nan)
+            ref = np.exp(type_reference(np.log(rate), card_types, RATE_REFERENCE_SCALE))
+            return rate, ref, np.where(ref > 0, rate / np.where(ref > 0, ref, 1.0), np.nan)
+
+    rate, ref, ratio = figures(tn, td)
+    _, _, left = figures(tn[None, :] - num[used], td[None, :] - den[used])
+    return RateRatios(rate, ref, ratio, jackknife_se(left), td, left.shape[0] - 1)
+
+
+@dataclass
+class Avoided:
+    keep_high: np.ndarray  # the keep ratio's upper bound, simultaneous over cards and both rates
+    pick_high: np.ndarray
+    by_keep: np.ndarray  # named avoided by its keep rate
+    by_pick: np.ndarray
+
+    @property
+    def avoided(self) -> np.ndarray:
+        return self.by_keep | self.by_pick
+
+
+def avoided(keep: RateRatios, pick: RateRatios, level: float = 0.95) -> Avoided:
+    """A card is avoided when its keep or its pick ratio against its type is shown below
+    AVOIDED_RATIO: the upper end of its interval, simultaneous (Šidák) over every card's two
+    ratios, lies below it, with at least AVOIDED_MIN_CHANCES chances."""
+    ok_k = np.isfinite(keep.ratio) & np.isfinite(keep.ratio_se) & (keep.chances >= AVOIDED_MIN_CHANCES)
+    ok_p = np.isfinite(pick.ratio) & np.isfinite(pick.ratio_se) & (pick.chances >= AVOIDED_MIN_CHANCES)
+    m = max(int(ok_k.sum() + ok_p.sum()), 1)
+    quant = stats.t.ppf(0.5 + sidak(level, m) / 2, min(keep.df, pick.df))
+    kh, ph = keep.ratio + quant * keep.ratio_se, pick.ratio + quant * pick.ratio_se
+    return Avoided(kh, ph, ok_k & (kh < AVOIDED_RATIO), ok_p & (ph < AVOIDED_RATIO))
+
+
 @dataclass
 class TypeEffects:
     """Per card type (docs/method.md §5): the mean opening-hand effect of its cards
