@@ -146,17 +146,14 @@ def build(run: RunData, band_pp: float, type_band: float) -> Section:
         "completed given acquired %": ci_of(market, "completion_rate", scale=100),
         "round acquired": market["mean_round_acquired"].round(2),
         "round completed": market["mean_round_completed"].round(2),
-        "kept, bought vs its type": [f"×{k:.2f}, ×{b:.2f}" for k, b in
-                                     zip(market["avoid_keep_ratio"], market["avoid_pick_ratio"])],
-        "avoided": np.where(market["avoided"], "avoided (" + market["avoided_by"] + ")", ""),
     })
     sec.tables.append(Table("card_market", "Market: pick rate per exposure, keep and completion",
                             market, mshown,
                             note="An exposure is one Phase 1 with the card in a Card Area slot, at "
                                  "that slot's effective price; a card still displayed at the end is "
-                                 "unsold, not discarded. Round acquired: 0 = kept at setup. Kept, "
-                                 "bought vs its type: the card's keep and pick rates over its type's "
-                                 "(the middle of the other cards of its type); avoided: either shown "
+                                 "unsold, not discarded. Round acquired: 0 = kept at setup. The CSV "
+                                 "holds each card's keep and pick rates over its type's (the middle "
+                                 "of the other cards of its type, `avoid_*`); avoided: either shown "
                                  f"under {cs.AVOIDED_RATIO:g}, simultaneously over the cards.",
                             collapsed=True))
     eff = allc[["players", "field", "card", "name", "type", "hp_per_placement", "hp_per_atp_value",
