@@ -279,8 +279,8 @@ def test_a_spent_budget_ends_the_search_and_the_holdout_still_runs(tmp_path):
 def _recovery_config(tmp_path):
     # three cards near the middle of their types as shipped (5 players: each within 0.45 pp of
     # its type in `simcell run configs/all-counts.toml`, 250,000 games), perturbed, beside three
-    # others as near, of a type no perturbed card shares (a card far out of band moves its type's
-    # mean, and so every other card's contrast in the type); a designer's band of 0.5 pp, so that
+    # others as near, of a type no perturbed card shares (a perturbed card still shifts its type's
+    # reference a little while it lies near the others); a designer's band of 0.5 pp, so that
     # the 2-ATP steps (about 0.5-1 pp a unit) lie well beyond it, and a range of 3 so that the
     # +3 HP can be undone whole
     config = tmp_path / "rec.toml"

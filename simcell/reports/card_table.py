@@ -141,17 +141,20 @@ def card_part_sums(df: pd.DataFrame, p: int, starts: np.ndarray) -> tuple[np.nda
             cs.bits_by_block(df["completed_mask"].to_numpy() & acquired, starts)[0])
 
 
-def _pick_rate_intervals(run: RunData, seg: SegmentInfo, card_ids) -> list:
-    """Per card: purchases per exposure over all prices, jackknifed over blocks."""
+def _offers_by_block(run: RunData, seg: SegmentInfo, card_ids) -> tuple[np.ndarray, np.ndarray]:
+    """Per block and card (blocks x cards): exposures and purchases over all prices."""
     k = seg.blocks
 
     def per_block(df):
         t = df.groupby(["block", "card"], observed=True)["count"].sum().unstack(fill_value=0)
         return t.reindex(index=range(k), columns=card_ids, fill_value=0).to_numpy(np.float64)
 
-    ex = per_block(run.seg_blocks("offered", seg))
-    bo = per_block(run.seg_blocks("bought", seg))
-    return [jackknife_ratio(bo[:, j], ex[:, j]) for j in range(len(card_ids))]
+    return per_block(run.seg_blocks("offered", seg)), per_block(run.seg_blocks("bought", seg))
+
+
+def _pick_rate_intervals(ex: np.ndarray, bo: np.ndarray) -> list:
+    """Per card: purchases per exposure over all prices, jackknifed over blocks."""
+    return [jackknife_ratio(bo[:, j], ex[:, j]) for j in range(ex.shape[1])]
 
 
 def _mean_round(agg: pd.DataFrame) -> pd.Series:
@@ -170,9 +173,9 @@ def segment_cards(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFram
     types = cards["type"].to_numpy()
     p = seg.players
     sums = card_sums(run, seg)
-    win = cs.card_effects(sums.numerators(0), sums.dealt, ids, types)
-    hp = cs.card_effects(sums.numerators(1), sums.dealt, ids, types)
-    plain = cs.card_effects(sums.opening[..., 0], sums.dealt, ids, types)
+    win = cs.card_effects(sums.numerators(0), sums.dealt, ids, types, band_pp)
+    hp = cs.card_effects(sums.numerators(1), sums.dealt, ids, types, band_pp)  # its effect alone is read
+    plain = cs.card_effects(sums.opening[..., 0], sums.dealt, ids, types, band_pp)
     pp = 100.0
     sc = cs.screen(win.contrast * pp, win.contrast_se * pp, win.df, band_pp)
     shrunk = cs.shrink(win.effect * pp, win.effect_se * pp, types)
@@ -216,9 +219,21 @@ def segment_cards(run: RunData, seg: SegmentInfo, band_pp: float) -> pd.DataFram
     out["exposures"] = out["card"].map(totals["exposures"]).fillna(0).astype(np.int64)
     out["purchases"] = out["card"].map(totals["purchases"]).fillna(0).astype(np.int64)
     out["pick_rate"] = out["purchases"] / out["exposures"].where(out["exposures"] > 0)
-    pick = _pick_rate_intervals(run, seg, ids)
+    ex, bo = _offers_by_block(run, seg, ids)
+    pick = _pick_rate_intervals(ex, bo)
     out["pick_rate_low"] = [e.low for e in pick]
     out["pick_rate_high"] = [e.high for e in pick]
+    # avoided: kept when dealt, or bought when offered, at under half its type's rate
+    kr = cs.rate_ratios(sums.kept[:, ids], sums.dealt[:, ids], types)
+    pr = cs.rate_ratios(bo, ex, types)
+    av = cs.avoided(kr, pr)
+    out["avoid_keep_type_rate"], out["avoid_keep_ratio"] = kr.type_rate, kr.ratio
+    out["avoid_keep_ratio_high"] = av.keep_high
+    out["avoid_pick_type_rate"], out["avoid_pick_ratio"] = pr.type_rate, pr.ratio
+    out["avoid_pick_ratio_high"] = av.pick_high
+    out["avoided"] = av.avoided
+    out["avoided_by"] = [", ".join(w for w, f in (("kept", k), ("bought", b)) if f)
+                         for k, b in zip(av.by_keep, av.by_pick)]
     for price in sorted(m["price"].unique()):
         part = m[m["price"] == price].set_index("card")
         out[f"pick_rate_price_{price}"] = out["card"].map(part["pick_rate"])
@@ -269,3 +284,17 @@ def _t(df: int) -> float:
     from scipy import stats
 
     return float(stats.t.ppf(0.975, df))
+
+
+def avoided_text(c: pd.Series) -> str:
+    """Why a card is named avoided, in words: "players avoid it: kept 0.0% of the times dealt
+    vs its type's 14.9%; bought ..." (the rates that are shown below half its type's)."""
+    parts = []
+    if "kept" in c["avoided_by"]:
+        parts.append(f"kept {100 * c['keep_rate']:.1f}% of the times dealt vs its type's "
+                     f"{100 * c['avoid_keep_type_rate']:.1f}%")
+    if "bought" in c["avoided_by"]:
+        parts.append(f"bought {100 * c['pick_rate']:.1f}% of the times offered vs its type's "
+                     f"{100 * c['avoid_pick_type_rate']:.1f}%")
+    return "players avoid it: " + "; ".join(parts)
+

@@ -4,9 +4,13 @@
   within-game difference between the player dealt it and the other players of that game, in win
   share and in HP above the table, estimates what the card does for a player. One value per
   game that dealt the card (clustered by game), jackknifed over blocks.
-- Within-type contrast: a card's effect minus the mean effect of the other cards of its type in
-  the same run (jackknife over blocks). Types differ by design, so this is the figure that
+- Within-type contrast: a card's effect minus its type's reference, the biweight location of
+  the other cards of its type in the same run (their mean while they lie near one another; a
+  card REFERENCE_BANDS bands or more from the rest weighs nothing in it, so one outlier does not
+  move its siblings), jackknifed over blocks. Types differ by design, so this is the figure that
   screening, flags and rank intervals use.
+- Avoided cards: a card kept from the opening hand, or bought when offered, shown at less than
+  AVOIDED_RATIO of its type's rate (the same reference, on log rates).
 - Flags: Benjamini–Hochberg q < 0.05 and a Šidák-simultaneous interval (over the cards) wholly
   outside the band; shrinkage toward the type mean (empirical Bayes); rank intervals.
 - Market figures from the block aggregates; efficiency from the printed ATP convention; and an
@@ -25,6 +29,13 @@ from scipy import stats
 from simcell.reports.intervals import sidak
 from simcell.reports.paired import jackknife_se
 
+# A card's type reference (docs/method.md §4): the biweight location of the other cards of its
+# type, at a scale of REFERENCE_BANDS card bands: a card that far or further from the others'
+# middle weighs nothing in it; cards within about a band of one another weigh (nearly) alike, and
+# the reference is then their mean. Smooth in the effects, so the delete-a-block jackknife holds.
+REFERENCE_BANDS = 4.0
+DEFAULT_BAND_PP = 1.0  # the shipped card band (simcell/data/report.toml), for callers without one
+REFERENCE_STEPS = 50  # iterations of the weighted mean (it settles in a few)
 ATP_VALUE = {"atp": 1.0, "mrna": 1.0, "lipid": 1.0, "carb": 4.0, "protein": 2.0}  # docs/method.md
 PLACEMENT_ATP = 3.0
 
@@ -37,7 +48,7 @@ class CardEffects:
     games: np.ndarray  # games in which the card was dealt
     effect: np.ndarray  # dealt minus the others of the game
     effect_se: np.ndarray
-    contrast: np.ndarray  # effect minus the mean effect of the other cards of its type
+    contrast: np.ndarray  # effect minus its type's reference (the other cards of its type)
     contrast_se: np.ndarray
     df: int  # jackknife degrees of freedom (blocks - 1)
 
@@ -167,26 +178,129 @@ def _by_block(num: np.ndarray | Numerators, den: np.ndarray, card_ids: np.ndarra
     return _effects(total_n, total_d), left, total_d
 
 
+def reference_scale(band_pp: float) -> float:
+    """The type reference's scale in win-share units (effects are fractions, bands pp)."""
+    return REFERENCE_BANDS * band_pp / 100.0
+
+
+def biweight_location(x: np.ndarray, scale: float, start: np.ndarray) -> np.ndarray:
+    """Tukey's biweight location of x (... x n, NaN absent) along its last axis: the mean of x
+    weighted by (1 − u²)², u = (x − location) / scale (0 beyond |u| = 1), found by iterating the
+    weighted mean from `start` (...). An infinite scale gives the plain mean."""
+    ok = np.isfinite(x)
+    xv = np.where(ok, x, 0.0)
+    r = np.asarray(start, np.float64).copy()
+    for _ in range(REFERENCE_STEPS):
+        u = (xv - r[..., None]) / scale if np.isfinite(scale) else np.zeros_like(xv)
+        w = np.where(ok & (np.abs(u) < 1), (1 - u * u) ** 2, 0.0)
+        sw = w.sum(axis=-1)
+        r = np.where(sw > 0, (w * xv).sum(axis=-1) / np.where(sw > 0, sw, 1.0), r)
+    return r
+
+
+def type_reference(e: np.ndarray, card_types: np.ndarray, scale: float) -> np.ndarray:
+    """Per card (last axis), its type's reference: the biweight location of the *other* cards of
+    its type (started from their median), NaN for a type of one card or none other dealt.
+    `e` is one row of effects or a block of rows (each left-out replicate)."""
+    e = np.asarray(e, np.float64)
+    out = np.full_like(e, np.nan)
+    for t in np.unique(card_types):
+        idx = np.nonzero(card_types == t)[0]
+        if len(idx) < 2:
+            continue
+        for pos, c in enumerate(idx):
+            others = e[..., np.delete(idx, pos)]
+            others = np.where(np.isfinite(others), others, np.nan)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # no other card of the type dealt
+                start = np.nanmedian(others, axis=-1)
+            ref = biweight_location(others, scale, np.where(np.isfinite(start), start, 0.0))
+            out[..., c] = np.where(np.isfinite(start), ref, np.nan)
+    return out
+
+
+def within_type_contrast(e: np.ndarray, card_types: np.ndarray, scale: float) -> np.ndarray:
+    """Each card's effect minus its type's reference (type_reference)."""
+    return np.asarray(e, np.float64) - type_reference(e, card_types, scale)
+
+
 def card_effects(num: np.ndarray | Numerators, den: np.ndarray, card_ids: np.ndarray,
-                 card_types: np.ndarray) -> CardEffects:
+                 card_types: np.ndarray, band_pp: float = DEFAULT_BAND_PP) -> CardEffects:
     """Opening-hand effects and within-type contrasts of the cards `card_ids`, from per-block
     sums (opening_hand_sums; or their seat-adjusted Numerators), with their delete-a-block
-    jackknife."""
+    jackknife: the contrast against the type's reference (type_reference, at the scale of the
+    card band `band_pp`) is recomputed in every left-out replicate, so its standard error holds
+    the reference's own sampling error (and the seat adjustment's refit)."""
     est, left, dealt = _by_block(num, den, card_ids)
+    scale = reference_scale(band_pp)
 
     def contrasts(e):
-        out = np.full_like(e, np.nan)
-        for t in np.unique(card_types):
-            idx = np.nonzero(card_types == t)[0]
-            if len(idx) < 2:
-                continue
-            part = e[..., idx]
-            others = (np.nansum(part, axis=-1, keepdims=True) - part) / (len(idx) - 1)
-            out[..., idx] = part - others
-        return out
+        return within_type_contrast(e, card_types, scale)
 
     return CardEffects(card_ids, dealt.astype(np.int64), est, jackknife_se(left), contrasts(est),
                        jackknife_se(contrasts(left)), left.shape[0] - 1)
+
+
+AVOIDED_RATIO = 0.5  # a card taken at less than this share of its type's rate is avoided
+AVOIDED_MIN_CHANCES = 200  # a card dealt (or offered) fewer times is never named avoided
+RATE_REFERENCE_SCALE = float(np.log(4.0))  # a type's rate: biweight of log rates, a card 4x off weighs nothing
+
+
+@dataclass
+class RateRatios:
+    """Per card: a rate (kept when dealt, or bought when offered), its type's rate (the other
+    cards' reference, on log rates) and their ratio with its delete-a-block jackknife."""
+
+    rate: np.ndarray
+    type_rate: np.ndarray
+    ratio: np.ndarray
+    ratio_se: np.ndarray
+    chances: np.ndarray
+    df: int
+
+
+def rate_ratios(num: np.ndarray, den: np.ndarray, card_types: np.ndarray) -> RateRatios:
+    """From per-block counts (blocks x cards: takes, chances), each card's rate against its
+    type's: the type's rate is exp of the biweight location of the other cards' log rates at
+    scale log 4 (type_reference: one card taken far more often cannot lift it; a card never
+    taken weighs nothing), recomputed in every left-out replicate."""
+    num, den = np.asarray(num, np.float64), np.asarray(den, np.float64)
+    used = den.sum(axis=1) > 0
+    tn, td = num.sum(axis=0), den.sum(axis=0)
+
+    def figures(n, d):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rate = np.where(d > 0, n / np.where(d > 0, d, 1.0), np.nan)
+            ref = np.exp(type_reference(np.log(rate), card_types, RATE_REFERENCE_SCALE))
+            return rate, ref, np.where(ref > 0, rate / np.where(ref > 0, ref, 1.0), np.nan)
+
+    rate, ref, ratio = figures(tn, td)
+    _, _, left = figures(tn[None, :] - num[used], td[None, :] - den[used])
+    return RateRatios(rate, ref, ratio, jackknife_se(left), td, left.shape[0] - 1)
+
+
+@dataclass
+class Avoided:
+    keep_high: np.ndarray  # the keep ratio's upper bound, simultaneous over cards and both rates
+    pick_high: np.ndarray
+    by_keep: np.ndarray  # named avoided by its keep rate
+    by_pick: np.ndarray
+
+    @property
+    def avoided(self) -> np.ndarray:
+        return self.by_keep | self.by_pick
+
+
+def avoided(keep: RateRatios, pick: RateRatios, level: float = 0.95) -> Avoided:
+    """A card is avoided when its keep or its pick ratio against its type is shown below
+    AVOIDED_RATIO: the upper end of its interval, simultaneous (Šidák) over every card's two
+    ratios, lies below it, with at least AVOIDED_MIN_CHANCES chances."""
+    ok_k = np.isfinite(keep.ratio) & np.isfinite(keep.ratio_se) & (keep.chances >= AVOIDED_MIN_CHANCES)
+    ok_p = np.isfinite(pick.ratio) & np.isfinite(pick.ratio_se) & (pick.chances >= AVOIDED_MIN_CHANCES)
+    m = max(int(ok_k.sum() + ok_p.sum()), 1)
+    quant = stats.t.ppf(0.5 + sidak(level, m) / 2, min(keep.df, pick.df))
+    kh, ph = keep.ratio + quant * keep.ratio_se, pick.ratio + quant * pick.ratio_se
+    return Avoided(kh, ph, ok_k & (kh < AVOIDED_RATIO), ok_p & (ph < AVOIDED_RATIO))
 
 
 @dataclass

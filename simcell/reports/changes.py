@@ -283,14 +283,8 @@ def card_changes(seg: SegmentInfo, sa: Sums, sb: Sums, paired: bool, cards: pd.D
                  band: float, looks: int = 1) -> pd.DataFrame:
     ids, types = cards["id"].to_numpy(), cards["type"].to_numpy()
 
-    def contrast(effect):
-        out = np.full_like(effect, np.nan)
-        for t in np.unique(types):
-            idx = np.nonzero(types == t)[0]
-            if len(idx) > 1:
-                part = effect[idx]
-                out[idx] = part - (np.nansum(part) - part) / (len(idx) - 1)
-        return out
+    def contrast(effect):  # pp, against the type's reference as the run report (cards.type_reference)
+        return cs.within_type_contrast(effect, types, cs.reference_scale(band) * 100)
 
     def figures(t):
         effect = ratio(t["open_win"][ids], t["dealt"][ids]) * 100

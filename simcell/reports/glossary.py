@@ -25,8 +25,9 @@ TERMS: dict[str, tuple[str, str]] = {
     "type-gap": ("card type against the average card", "how much more (or less) often a player "
                  "wins when dealt a card of this type at the start than when dealt the average "
                  "card, in points of win share."),
-    "contrast": ("card against its type", "the same for one card, measured against the other "
-                 "cards of its own type (types differ by design)."),
+    "contrast": ("card against its type", "the same for one card, measured against the middle of "
+                 "the other cards of its own type (types differ by design), which one card far out "
+                 "of line does not move."),
     "rungs": ("rungs, across skill", "the same games played again by other bots, stronger or "
               "differently tuned. A verdict that **holds** is reached under every rung: it is about "
               "the game. One that is **skill-dependent** changes with the bots: it is about them."),

@@ -13,6 +13,7 @@ from simcell.reports.estimates import ci_of
 from simcell.reports.intervals import IN_BAND, OUT_OF_BAND
 from simcell.reports.render import Figure, Section, Table
 from simcell.reports.style import TYPE_COLOURS, figure, label_column_height, name_points, type_label
+from simcell.reports import cards as cs
 from simcell.reports.card_table import card_verdict, segment_cards, segment_types
 
 
@@ -103,8 +104,11 @@ def build(run: RunData, band_pp: float, type_band: float) -> Section:
         "less the part the players' seats explain (fitted on the other half of the games), which "
         "removes the seats' luck without moving the estimate: the intervals are narrower by the "
         "variance ratio in the CSV (`contrast_variance_ratio`).",
-        "**Against its type**: the card's effect minus the average effect of the other cards of "
-        "its type; types differ by design, so a card is judged against its own type. A card is "
+        "**Against its type**: the card's effect minus its type's reference, the middle of the "
+        "other cards of its type (their mean while they lie close together; a card "
+        f"{cs.REFERENCE_BANDS:g} bands or more from the rest counts for nothing in it, so one card "
+        "far out of line does not move the others); types differ by design, so a card is judged "
+        "against its own type. A card is "
         f"**out of band** when it is shown to lie outside ±{band_pp:g} pp, allowing for testing "
         "every card at once (Notes on method). Full tables for every card are folded at the end "
         "of this section and written as CSV.",
@@ -124,14 +128,15 @@ def build(run: RunData, band_pp: float, type_band: float) -> Section:
     sec.tables.append(Table("card_strength", "Every card: opening-hand effect and rank",
                             allc[[c for c in allc.columns if not c.startswith(("pick_rate", "keep", "completion",
                                                                                "exposures", "purchases", "discarded",
-                                                                               "mean_round", "hp_per", "assoc"))]],
+                                                                               "mean_round", "hp_per", "assoc", "avoid"))]],
                             strength.sort_values(["players", "field", "card"]), collapsed=True))
     market = allc[["players", "field", "card", "name", "type", "exposures", "purchases", "pick_rate",
                    "pick_rate_low", "pick_rate_high"]
                   + [c for c in allc.columns if c.startswith("pick_rate_price_")]
                   + ["discarded_unbought_per_game", "keep_rate", "keep_rate_low", "keep_rate_high",
                      "completion_rate", "completion_rate_low", "completion_rate_high",
-                     "mean_round_acquired", "mean_round_completed"]]
+                     "mean_round_acquired", "mean_round_completed"]
+                  + [c for c in allc.columns if c.startswith("avoid")]]
     mshown = market[["players", "field", "card", "name", "exposures"]].assign(**{
         "pick rate %": ci_of(market, "pick_rate", scale=100),
         **{f"at price {c.rsplit('_', 1)[1]} %": (100 * market[c]).round(1)
@@ -146,7 +151,10 @@ def build(run: RunData, band_pp: float, type_band: float) -> Section:
                             market, mshown,
                             note="An exposure is one Phase 1 with the card in a Card Area slot, at "
                                  "that slot's effective price; a card still displayed at the end is "
-                                 "unsold, not discarded. Round acquired: 0 = kept at setup.",
+                                 "unsold, not discarded. Round acquired: 0 = kept at setup. The CSV "
+                                 "holds each card's keep and pick rates over its type's (the middle "
+                                 "of the other cards of its type, `avoid_*`); avoided: either shown "
+                                 f"under {cs.AVOIDED_RATIO:g}, simultaneously over the cards.",
                             collapsed=True))
     eff = allc[["players", "field", "card", "name", "type", "hp_per_placement", "hp_per_atp_value",
                 "assoc_win_pp", "assoc_win_pp_low", "assoc_win_pp_high"]]
@@ -274,7 +282,7 @@ def _funnel(frame: pd.DataFrame, seg: SegmentInfo):
         ax.scatter(part["games_dealt"], part["contrast_pp"], s=16, color=TYPE_COLOURS.get(t, "#555555"),
                    label=type_label(t))
     ax.set_xlabel("games dealt")
-    ax.set_ylabel("effect minus its type's mean (pp)")
+    ax.set_ylabel("effect minus its type's reference (pp)")
     ax.set_title(f"Funnel plot, {seg.label}")
     name_points(ax, flagged["games_dealt"], flagged["contrast_pp"], flagged["name"])
     pos = ax.get_position()

@@ -8,7 +8,8 @@ import pandas as pd
 from simcell.reports.data import RunData
 from simcell.reports.intervals import verdict
 from simcell.reports.render import Section, Table
-from simcell.reports.card_table import segment_cards, segment_types
+from simcell.reports.card_table import avoided_text, segment_cards, segment_types
+from simcell.reports.cards import AVOIDED_RATIO
 from simcell.reports.seat_table import seat_figures, seat_name
 from simcell.reports.style import type_label
 from simcell.reports.estimates import interval_text
@@ -98,10 +99,18 @@ def build(run: RunData) -> Section:
                           "shown in band": inside,
                           "inconclusive": len(c) - inside - int(c["flagged"].sum()),
                           "band (pp)": card_band,
-                          "cards out of band": ", ".join(c.loc[c["flagged"], "name"])})
+                          "cards out of band": ", ".join(c.loc[c["flagged"], "name"]),
+                          "avoided": int(c["avoided"].sum()),
+                          "cards players avoid": "; ".join(f"{r['name']} ({avoided_text(r)})"
+                                                           for _, r in c[c["avoided"]].iterrows())})
     cards_df = pd.DataFrame(card_rows)
     sec.tables.append(Table("card_verdicts", "Cards against the other cards of their type", cards_df,
                             cards_df.drop(columns=["field"] if single_field else []).assign(
-                                **{"cards out of band": cards_df["cards out of band"].replace("", "none")}),
-                            note="Details and the strongest and weakest cards in [Cards](#cards)."))
+                                **{"cards out of band": cards_df["cards out of band"].replace("", "none"),
+                                   "cards players avoid": cards_df["cards players avoid"].replace("", "none")}),
+                            note="Details and the strongest and weakest cards in [Cards](#cards). "
+                                 "Avoided: kept when dealt, or bought when offered, shown at under "
+                                 f"{AVOIDED_RATIO:g} of its type's rate (the middle of the other cards "
+                                 "of its type), whatever its opening-hand effect: a card players "
+                                 "return from the opening hand costs little to be dealt."))
     return sec

@@ -1,8 +1,9 @@
 """`simcell tune`: card values toward the bands, fewest changes first, confirmed on fresh seeds.
 
 A card's contrast against its type responds mostly to its own values (changing one card's value
-by d moves its own contrast by d times its response, every other card of its type by 1/(m − 1)
-of that the other way), so the search is one root-finding per card rather than a black box over
+by d moves its own contrast by d times its response, every other card of its type by at most
+1/(m − 1) of that the other way, less as the card leaves the others and the type's reference
+down-weighs it), so the search is one root-finding per card rather than a black box over
 every value at once (docs/decisions.md):
 
 1. Responses: runs with one card of each type stepped by RESPONSE_STEP in one field, paired
