@@ -558,6 +558,9 @@ REPORT_FOLDER = "report"  # a run's balance report, beside its records
 TABLES_FOLDER = "tables"  # inside a report folder: every table as CSV
 RUNGS_FOLDER = "rungs"  # inside a run directory: the run played again under each rung
 RUNGS_FILE = "rungs.json"  # in RUNGS_FOLDER: which rung runs there are, and the rungs not played
+# inside a run directory: its first deals again with one player never taking the Laureates
+LAUREATES_FOLDER = "laureates"
+LAUREATES_FILE = "laureates.json"  # in LAUREATES_FOLDER: its runs and games, or why none was played
 # the plan file of each designer tool's folder (its presence says which tool wrote the folder)
 SEATS_FILE = "seats.json"
 SWEEP_FILE = "sweep.json"
