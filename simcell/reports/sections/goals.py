@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from simcell.reports.data import RunData, SegmentInfo
+from simcell.reports.data import ReportError, RunData, SegmentInfo
 from simcell.reports.estimates import EXACT, Blocks, ci_of, est_columns
 from simcell.reports.intervals import jackknife_ratio
 from simcell.reports.laureates import laureates_table
@@ -34,6 +34,8 @@ def goal_sums(run: RunData, seg: SegmentInfo, goal_ids: list[int]) -> dict[str, 
     players = run.record_parts("players", seg, rounds + orders + bonus)
     for df, gdf in zip(players, run.record_parts("games", seg, goal_cols)):
         n = len(gdf)
+        if not np.array_equal(df["game"].to_numpy()[::p], gdf["game"].to_numpy()):
+            raise ReportError("player and game record parts hold different games")
         by = Blocks(run.block_of_games(seg, gdf["game"].to_numpy()), k)
         out["games"] += by.totals()
         shown = gdf[goal_cols].to_numpy()
@@ -144,7 +146,7 @@ def build(run: RunData) -> Section:
     ids, names = [g["id"] for g in goals], [g["name"] for g in goals]
     first_rows, hp_rows = [], []
     for seg in run.segments:
-        if "marker_round_" + str(ids[0]) not in _columns(run, seg):
+        if f"marker_round_{ids[0]}" not in run.record_columns("players", seg):
             sec.text.append(f"{seg.label}: the records predate the goal marker columns (record "
                             "schema 2); play the run again for this section.")
             continue
@@ -190,13 +192,6 @@ LAUREATES_NOTE = (
     "run less the skipping player's. A visit's worth: the win share (pp) and HP the skipping "
     "player lost, over the visits it gave up (a ratio of sums over games, jackknifed over the "
     "deviation's blocks).")
-
-
-def _columns(run: RunData, seg: SegmentInfo) -> list[str]:
-    import pyarrow.parquet as pq
-
-    parts = run._parts("players", seg)
-    return pq.ParquetFile(parts[0]).schema_arrow.names if parts else []
 
 
 def _plain(texts: list[str]) -> list[str]:
