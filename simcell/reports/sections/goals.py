@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from simcell.reports.data import ReportError, RunData, SegmentInfo
-from simcell.reports.estimates import EXACT, Blocks, ci_of, est_columns
+from simcell.reports.estimates import EXACT, Blocks, ci_of, ci_text, est_columns
 from simcell.reports.intervals import jackknife_ratio
 from simcell.reports.laureates import laureates_table
 from simcell.reports.render import Figure, Section, Table
@@ -156,40 +156,55 @@ def build(run: RunData) -> Section:
         hp = [base | r for r in goal_hp(sums, names, seg.players)]
         first_rows += first
         hp_rows += hp
+        top = seg.players == max(sg.players for sg in run.segments)
         sec.figures.append(Figure(f"goals_{seg.players}p_{seg.field}", f"Goals: {seg.label}",
                                   _figure(pd.DataFrame(first[:-1]), pd.DataFrame(hp)),
                                   "Left: the share of games in which each goal card takes the "
                                   "game's first goal marker, split by the seat that placed it. "
                                   "Right: each seat's HP per game from each goal card (first "
-                                  "marker and end bonus)."))
+                                  "marker and end bonus)"
+                                  + ("." if top else "; on screen only (the largest player "
+                                     "count's prints)."), printed=top))
     if first_rows:
         first = pd.DataFrame(first_rows)
+        shown = _first_shown(first)
+        claimed = (first["claimed_first_pct"] > 0).to_numpy()
         sec.tables.append(Table("goals_first", "Which goal is claimed first, and by which seat",
-                                first, _first_shown(first),
+                                first, shown[claimed].reset_index(drop=True),
                                 note="Claimed first: % of all games in which the goal card takes "
-                                     "the game's first goal marker (the rows add up to 100). By "
-                                     "seat: % of those games in which that seat placed it (each "
-                                     "row's seats add up to 100). A share without an interval is "
-                                     "the same in every game."))
+                                     "the game's first goal marker (the rows, with the goals never "
+                                     "claimed first folded beneath, add up to 100). By seat: % of "
+                                     "those games in which each seat placed it (they add up to "
+                                     "100; seats never listed: 0). A share without an interval is "
+                                     "the same in every game.",
+                                rest=shown[~claimed].reset_index(drop=True) if (~claimed).any() else None,
+                                rest_title="the goals never claimed first"))
         hp = pd.DataFrame(hp_rows)
         sec.tables.append(Table("goals_hp", "Each goal's HP by seat, per game", hp, _hp_shown(hp),
-                                note="HP per game (all games, the goal in play or not): its "
-                                     "first marker's HP (`first_marker_hp`) and its end bonus; a "
-                                     "seat's goal HP is the sum over goals."))
+                                note="HP per game (all games, the goal in play or not) from each "
+                                     "goal card, with its interval: its first marker's HP "
+                                     "(`first_marker_hp`) + its end bonus to the seat; a seat's "
+                                     "goal HP is the sum over the goals (the chart above; each "
+                                     "part's interval in `tables/goals_hp.csv`).", collapsed=True))
     table, why = laureates_table(run)
     if table is None:
         sec.text_after.append(f"What one Laureates visit is worth: {why}.")
     else:
+        shown = _laureates_shown(table)
+        every = (table["seat"] == "all").to_numpy()
         sec.tables.append(Table("laureates_worth", "What one Laureates visit is worth", table,
-                                _laureates_shown(table), note=LAUREATES_NOTE))
+                                shown[every].reset_index(drop=True), note=LAUREATES_NOTE,
+                                rest=shown[~every].reset_index(drop=True),
+                                rest_title="seat by seat (the skipping player in that seat)"))
     return sec
 
 
 LAUREATES_NOTE = (
     "The run's first deals played again (same seed, same games) with one player who never places "
     "at the Laureates, sitting in every seat in turn against the field's policy; each game "
-    "compared with the same seat in the run. Games: those with the skipping player in the seat. Visits given up: the seat's Laureates visits in the "
-    "run less the skipping player's. A visit's worth: the win share (pp) and HP the skipping "
+    "compared with the same seat in the run (seat by seat: the games with the skipping player in "
+    "that seat). Visits given up: the seat's Laureates visits in the run less the skipping "
+    "player's (0 unless the Laureates was all it could do). A visit's worth: the win share (pp) and HP the skipping "
     "player lost, over the visits it gave up (a ratio of sums over games, jackknifed over the "
     "deviation's blocks).")
 
@@ -208,33 +223,35 @@ def _first_shown(first: pd.DataFrame) -> pd.DataFrame:
     out = first[["players", "field", "goal"]].copy()
     out["in play %"] = _plain(ci_of(first, "in_play_pct"))
     out["claimed first, % of games"] = _plain(ci_of(first, "claimed_first_pct"))
-    p = first["players"].max()
-    for s in range(p):
-        col = f"by_seat_{s}_pct"
-        text = _plain(ci_of(first, col, digits=0))
-        out[f"seat {s} %"] = [t if pl > s and g != NONE else "" for t, pl, g in
-                              zip(text, first["players"], first["goal"])]
+    by = []
+    for _, row in first.iterrows():
+        seats = [(s, row[f"by_seat_{s}_pct"], row[f"by_seat_{s}_pct_low"], row[f"by_seat_{s}_pct_high"])
+                 for s in range(int(row["players"]))]
+        by.append(", ".join(f"seat {s}: " + _plain(ci_text([v], [lo], [hi], digits=0))[0]
+                            for s, v, lo, hi in seats if v > 0) if row["goal"] != NONE else "")
+    out["by seat, % of those games"] = by
     out.loc[out["goal"] == NONE, "in play %"] = ""
     return out.drop(columns=["field"] if _single(first) else [])
 
 
 def _hp_shown(hp: pd.DataFrame) -> pd.DataFrame:
+    """One row per seat and a column per goal (a column per seat would leave the 2-player rows
+    three empty cells in a 2-5-player run): HP from the first marker + the end bonus."""
     rows = []
-    for (p, f, goal), part in hp.groupby(["players", "field", "goal"], sort=False):
-        part = part.sort_values("seat")
-        for kind, col in (("first marker", "marker_hp"), ("end bonus", "bonus_hp")):
-            row = {"players": p, "field": f, "goal": goal, "HP from": kind}
-            for s, v in zip(part["seat"], ci_of(part.reset_index(drop=True), col, digits=2)):
-                row[f"seat {s}"] = v
-            rows.append(row)
-    out = pd.DataFrame(rows).fillna("")
+    for (p, f, seat), part in hp.groupby(["players", "field", "seat"], sort=False):
+        row = {"players": p, "field": f, "seat": seat}
+        part = part.reset_index(drop=True)
+        total = _plain(ci_of(part, "goal_hp", digits=2))
+        for goal, t, m, b in zip(part["goal"], total, part["marker_hp"], part["bonus_hp"]):
+            row[goal] = f"{t}: {m:.2f} + {b:.2f}"
+        rows.append(row)
+    out = pd.DataFrame(rows)
     return out.drop(columns=["field"] if _single(hp) else [])
 
 
 def _laureates_shown(t: pd.DataFrame) -> pd.DataFrame:
     out = t[["players", "field", "seat", "games"]].copy()
     out["visits per game (run)"] = ci_of(t, "visits_per_game", digits=2)
-    out["… skipping"] = _plain(ci_of(t, "visits_skipping", digits=2))
     out["win share lost, pp"] = ci_of(t, "win_lost_pp", digits=2)
     out["HP lost"] = ci_of(t, "hp_lost", digits=2)
     out["a visit's worth, pp"] = ci_of(t, "visit_win_pp", digits=2)
