@@ -276,7 +276,9 @@ def play(config: str | Path, *, out: str | Path | None = None, games: int | None
          rungs: bool | Sequence[str] = True,
          report: bool = True, measured: Sequence[str | Path] = (), quiet: bool = False) -> Played:
     """Play a config's games into a run directory (default runs/CONFIG-YYYYmmdd-HHMMSS): records
-    and block aggregates as Parquet, run metadata; then its first deals again under each rung
+    and block aggregates as Parquet, run metadata; then its first deals again with one player who
+    never takes the Laureates (`[report] laureates_games`, the Goals section's worth of a visit)
+    and under each rung
     (the report's verdicts across skill: `rungs` True plays the config's [report] rungs, a list
     names others, False none); then the balance
     report (report.html, report.md, tables/*.csv) unless `report` is false. `measured` names
@@ -294,6 +296,11 @@ def play(config: str | Path, *, out: str | Path | None = None, games: int | None
                       chunk_games=chunk_games)
     with workers_for(workers, dask):
         outcome = _play_one(config, opts, quiet)
+        from simcell.tools.laureates import run_laureates
+
+        with _one_line():
+            run_laureates(config, outcome.root, plays(players=players, workers=workers, dask=dask,
+                                                      quiet=quiet), games=games, seed=seed)
         if rungs:
             from simcell.tools.rungs import run_rungs
 

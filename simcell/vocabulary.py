@@ -409,6 +409,7 @@ RECORD_AXES = {
     "flow": "flow_row_names x RESOURCES",
     "event": "0, 1, ... (reveal order)",
     "goal": "0, 1, ... (goal index)",
+    "goal_card": "goal card ids (the game's goals file)",
 }
 
 PLAYER_RECORD = (
@@ -440,6 +441,13 @@ PLAYER_RECORD = (
     RecordField("laureates_as_holder", "i2", doc="Laureates taken while already holding the "
                 "First Player Marker"),
     RecordField("goal_markers_placed", "i1", doc="goal markers placed"),
+    RecordField("goal_marker_round", "i1", "goal_card", "round in which the player's goal marker "
+                "went on each goal card; 0: none there", column="marker_round"),
+    RecordField("goal_marker_order", "i1", "goal_card", "that marker's place in the goal card's "
+                "claim order: 1 = the first marker on the card, 2 = the second, ...; 0: none there",
+                column="marker_order"),
+    RecordField("goal_bonus_by_goal", "i2", "goal_card", "end bonus paid by each goal card (they "
+                "add up to hp_goal_bonus)", column="goal_bonus"),
     RecordField("vesicles_lost", "i2", doc="own vesicles displaced by rivals"),
     RecordField("vesicles_left", "i1", doc="own vesicles still on the board at the end"),
     RecordField("placements_by_location", "i2", "location", "placements (own and grey flasks)",
@@ -477,7 +485,7 @@ GAME_RECORD = (
 
 
 def record_axis_sizes(n_locations: int, max_rounds: int, n_events: int,
-                      n_goals_max: int) -> dict[str, tuple[int, ...]]:
+                      n_goals_max: int, n_goals: int = 0) -> dict[str, tuple[int, ...]]:
     """The shape of each record axis for a game of these sizes."""
     return {
         "source": (len(HP_SOURCES),),
@@ -488,6 +496,7 @@ def record_axis_sizes(n_locations: int, max_rounds: int, n_events: int,
         "flow": (flow_layout(n_locations)["n_rows"], N_RESOURCES),
         "event": (n_events,),
         "goal": (n_goals_max,),
+        "goal_card": (n_goals,),
     }
 
 
@@ -497,9 +506,9 @@ def record_dtype(fields: tuple[RecordField, ...], sizes: dict[str, tuple[int, ..
             for f in fields]
 
 
-def player_record_dtype(n_locations: int, max_rounds: int) -> list[tuple]:
-    """One row per (game, player)."""
-    return record_dtype(PLAYER_RECORD, record_axis_sizes(n_locations, max_rounds, 0, 0))
+def player_record_dtype(n_locations: int, max_rounds: int, n_goals: int) -> list[tuple]:
+    """One row per (game, player); n_goals: the goal cards of the game's data."""
+    return record_dtype(PLAYER_RECORD, record_axis_sizes(n_locations, max_rounds, 0, 0, n_goals))
 
 
 def game_record_dtype(n_events: int, n_goals_max: int, max_rounds: int) -> list[tuple]:
@@ -510,7 +519,7 @@ def game_record_dtype(n_events: int, n_goals_max: int, max_rounds: int) -> list[
 # ---------------------------------------------------------------------------------------------
 # Block aggregates of a run directory (blocks/*.parquet), each summed over the games of a block
 # ---------------------------------------------------------------------------------------------
-RECORD_SCHEMA_VERSION = 1
+RECORD_SCHEMA_VERSION = 2  # 2: each goal marker's card, round and claim order; bonus by goal
 WIN_SHARE_SCALE = 60  # win shares are 1/k for k <= 5 tied players: x60 is an exact integer
 
 # the names of each aggregate's axes after the block axis (long tables on disk)
@@ -549,6 +558,9 @@ REPORT_FOLDER = "report"  # a run's balance report, beside its records
 TABLES_FOLDER = "tables"  # inside a report folder: every table as CSV
 RUNGS_FOLDER = "rungs"  # inside a run directory: the run played again under each rung
 RUNGS_FILE = "rungs.json"  # in RUNGS_FOLDER: which rung runs there are, and the rungs not played
+# inside a run directory: its first deals again with one player never taking the Laureates
+LAUREATES_FOLDER = "laureates"
+LAUREATES_FILE = "laureates.json"  # in LAUREATES_FOLDER: its runs and games, or why none was played
 # the plan file of each designer tool's folder (its presence says which tool wrote the folder)
 SEATS_FILE = "seats.json"
 SWEEP_FILE = "sweep.json"

@@ -51,7 +51,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 NUMBA_LAYER = ("kernel", "policies", "play")
 # the designer tools, one folder each under tools/ (tools/*.py beside them: what they share)
 TOOLS = ("compare", "sweep", "seats", "calibrate", "probe", "exploit", "fit", "ladder", "tune",
-         "rungs")
+         "rungs", "laureates")
 # a tool that runs another tool as one of its steps (every tool may play the rungs): tune's
 # holdout is a comparison of the original and tuned sets
 TOOL_USES = {"tune": ("compare",)}

@@ -774,6 +774,43 @@ def test_laureates_goal_markers_first_scores_second_does_not_at_most_two_never_t
     assert st.laureates_holder.tolist() == [0, 1, 0]  # seat 1 already held the marker
 
 
+def test_the_records_name_each_goal_markers_card_round_seat_and_claim_order():
+    """Record schema 2: a player's marker on each goal card, with the round it went on and its
+    place in that card's claims; each card's end bonus by player (docs/runs.md)."""
+    from simcell.kernel.state import allocate_records
+    from simcell.play.game import record_game
+    from simcell.runner.records import player_table
+
+    st, gt = scenario(players=3)
+    st.goals[:] = [GOAL["Detoxification"], GOAL["Enzymes"], GOAL["Hormones"], GOAL["Receptors"]]
+    play(st, gt, 0, exhaust(ATP))
+    play(st, gt, 1, place("laureates", 1))  # round 1: seat 1, the first marker on Detoxification
+    finish_round(st, gt)
+    assert st.g[G_ROUND] == 2
+    play(st, gt, 2, place("laureates", 1))  # round 2: seat 2, the second on Detoxification
+    st.spot_occ[:] = -1  # (a later round)
+    st.g[G_ROUND] = 3
+    play(st, gt, 0, place("laureates", 4))  # round 3: seat 0, the first on Receptors
+    complete(st, 2, 36)  # seat 2 has the most Detoxification cards
+    end_game(st, gt)
+    pr, gr = allocate_records(gt, 1)
+    record_game(st, gt, pr, gr, 0, 0, 0, 0)
+    detox, receptors, enzymes = GOAL["Detoxification"], GOAL["Receptors"], GOAL["Enzymes"]
+    assert pr.goal_marker_round[:, detox].tolist() == [0, 1, 2]
+    assert pr.goal_marker_order[:, detox].tolist() == [0, 1, 2]
+    assert pr.goal_marker_round[:, receptors].tolist() == [3, 0, 0]
+    assert pr.goal_marker_order[:, receptors].tolist() == [1, 0, 0]
+    assert pr.goal_marker_order[:, enzymes].tolist() == [0, 0, 0]
+    assert pr.goal_bonus_by_goal[:, detox].tolist() == [0, 0, 8]
+    assert pr.goal_bonus_by_goal.sum(axis=1).tolist() == st.hp[:, SRC_GOAL_BONUS].tolist()
+    # the run directory's columns name the goal card by its id
+    table = player_table(pr, GAME, 3, 1).to_pandas()
+    detox_id = GAME.goals[detox].id
+    assert table[f"marker_round_{detox_id}"].tolist() == [0, 1, 2]
+    assert table[f"marker_order_{detox_id}"].tolist() == [0, 1, 2]
+    assert table[f"goal_bonus_{detox_id}"].tolist() == [0, 0, 8]
+
+
 def test_laureates_marker_holder_starts_every_later_round():
     st, gt = scenario(players=3)
     # the holder may take Laureates (holder_may_take = true by default)

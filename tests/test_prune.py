@@ -95,7 +95,7 @@ def test_keep_summaries_drops_the_records_and_resume_plays_them_again(made, tmp_
     dry = _cli("prune", tmp_path / "runs", "--keep-summaries", "--dry-run")
     assert dry.exit_code == 0, dry.output
     assert f"would drop the records of {run}: games/, partial/, players/ (kept: blocks/, " \
-           "cards.csv, config.toml, report/, resolved.json, run.json)" in dry.stdout
+           "cards.csv, config.toml, laureates/, report/, resolved.json, run.json)" in dry.stdout
     assert "nothing removed" in dry.stdout and _files(run) == before
 
     done = _cli("prune", tmp_path / "runs", "--keep-summaries")

@@ -134,7 +134,7 @@ def rebuild_decision(trace, start, end, *, seat=None, automatic=None, legal=None
 # -- invariants --------------------------------------------------------------------------------
 def check_records(game: GameDefinition, players: int, state: GameState, result: RefereeResult):
     sizes = record_sizes(game)
-    p_dtype = player_record_dtype(sizes.n_locations, sizes.max_rounds)
+    p_dtype = player_record_dtype(sizes.n_locations, sizes.max_rounds, len(game.goals))
     g_dtype = game_record_dtype(sizes.n_events, sizes.n_goals_max, sizes.max_rounds)
     layout = flow_layout(sizes.n_locations)
     assert len(result.player_records) == players
@@ -164,9 +164,22 @@ def check_records(game: GameDefinition, players: int, state: GameState, result: 
         assert sum(rec["completed_by_type"]) == bin(rec["completed_mask"]).count("1")
         assert rec["kept_mask"] & ~rec["dealt_mask"] == 0
         assert bin(rec["kept_mask"]).count("1") == game.board.cards_dealt - 1
+        # Goal markers: one per card at most, as many as placed, each in a round played and
+        # numbered in its card's claim order; the cards' end bonuses add up to the source's.
+        placed = [k for k, o in enumerate(rec["goal_marker_order"]) if o > 0]
+        assert len(placed) == rec["goal_markers_placed"]
+        assert all(1 <= rec["goal_marker_round"][k] <= rounds for k in placed)
+        assert all(rec["goal_marker_round"][k] == 0 for k in range(len(game.goals)) if k not in placed)
+        assert all(o <= game.board.max_markers_per_goal for o in rec["goal_marker_order"])
+        assert sum(rec["goal_bonus_by_goal"]) == rec["hp_by_source"][HP_SOURCES.index("goal_bonus")]
         assert sum(rec["placements_by_location"]) <= rounds * (
             game.board.flasks(players) + game.board.grey_flasks
         )
+    for k in range(len(game.goals)):  # each goal card's markers: claims 1, 2, ... in round order
+        claims = sorted((rec["goal_marker_order"][k], rec["goal_marker_round"][k])
+                        for rec in result.player_records if rec["goal_marker_order"][k] > 0)
+        assert [o for o, _ in claims] == list(range(1, len(claims) + 1))
+        assert [r for _, r in claims] == sorted(r for _, r in claims)
     shares = [rec["win_share"] for rec in result.player_records]
     assert sum(shares) == pytest.approx(1.0)
     best = max(rec["final_hp"] for rec in result.player_records)

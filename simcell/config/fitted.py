@@ -21,7 +21,8 @@ ABOUT_KEYS = {"rounds": int, "minutes": float, "stopped": str, "best_deviation":
               "exploitability_high_pp": float, "exploitability_before_pp": float,
               "exploitability_before_low_pp": float, "exploitability_before_high_pp": float}
 FIT_KEYS = ("policy", "config", "game", "date", "seed")
-FIXED = ("favour_card", "favour", "temperature", "targets", "hp", "grey_first")  # never fitted
+FIXED = ("favour_card", "favour", "temperature", "targets", "hp", "grey_first",
+         "skip_laureates")  # never fitted
 
 
 def fitted_policy(name: str) -> bool:

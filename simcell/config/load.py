@@ -100,6 +100,7 @@ class ReportSettings:
     rungs: tuple[str, ...] = ()  # the fields the headline verdicts are checked under (config/rungs.py)
     rung_games: int = 0  # games of a heuristic rung per player count (at most the run's)
     search_rung_games: int = 0  # games of a search rung per player count
+    laureates_games: int = 0  # games of the Laureates deviation per player count (0: none)
 
 
 @dataclass(frozen=True)
@@ -426,12 +427,15 @@ def _parse_report(t: Table, base: Path, players: tuple[int, ...]) -> ReportSetti
         raise t.error("rungs", f"a rung is named twice: {', '.join(rungs)}")
     rung_games = t.take("rung_games", int, defaults.take("rung_games", int), minimum=1)
     search_games = t.take("search_rung_games", int, defaults.take("search_rung_games", int), minimum=1)
-    t.finish(("blocks", "bands", "calibration", "exploit", "rungs", "rung_games", "search_rung_games"))
+    laureates = t.take("laureates_games", int, defaults.take("laureates_games", int), minimum=0)
+    t.finish(("blocks", "bands", "calibration", "exploit", "rungs", "rung_games", "search_rung_games",
+              "laureates_games"))
     defaults.finish()
     left_default = tuple(k for k in default_bands if not bands_t.has(k))
     return ReportSettings(blocks=blocks, bands=tuple(bands.items()), default_bands=left_default,
                           calibration=calibration, seat_band_pp=by_players, exploit=exploit,
-                          rungs=tuple(rungs), rung_games=rung_games, search_rung_games=search_games)
+                          rungs=tuple(rungs), rung_games=rung_games, search_rung_games=search_games,
+                          laureates_games=laureates)
 
 
 def _exploit_folder(t: Table, base: Path) -> str:

@@ -211,6 +211,8 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
             st.goal_nmark[gi] += 1
             st.markers_left[seat] -= 1
             st.markers_placed[seat] += 1
+            st.goal_round[gi, seat] = st.g[G_ROUND]
+            st.goal_order[gi, seat] = st.goal_nmark[gi]
             if st.goal_nmark[gi] == 1:
                 st.hp[seat, SRC_GOAL_MARKER] += gt.first_marker_hp
 

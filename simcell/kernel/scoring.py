@@ -65,7 +65,9 @@ def end_game(st, gt):
         goal = st.goals[gi]
         for s in range(gt.players):
             if st.goal_mark[gi, s]:
-                st.hp[s, SRC_GOAL_BONUS] += goal_bonus(st, gt, goal, s)
+                paid = goal_bonus(st, gt, goal, s)
+                st.goal_paid[gi, s] = paid
+                st.hp[s, SRC_GOAL_BONUS] += paid
     for s in range(gt.players):
         st.hp[s, SRC_RECEPTOR_BONUS] += receptor_bonus(st, gt, s)
     st.g[G_PHASE] = PH_OVER

@@ -250,6 +250,9 @@ class State(NamedTuple):
     laureates: np.ndarray  # int32[seat] Laureates taken
     laureates_holder: np.ndarray  # int32[seat] Laureates taken while holding the marker
     markers_placed: np.ndarray  # int32[seat] goal markers placed
+    goal_round: np.ndarray  # int32[goal index, seat] round the seat's marker went on (0 none)
+    goal_order: np.ndarray  # int32[goal index, seat] its place in the goal's claim order (1 first)
+    goal_paid: np.ndarray  # int32[goal index, seat] the goal's end bonus paid to the seat
     ves_lost: np.ndarray  # int32[seat] own vesicles displaced
     placements: np.ndarray  # int32[seat, location] placements (own and grey flasks)
     hp_round: np.ndarray  # int32[seat, round - 1] HP after each round
@@ -324,6 +327,9 @@ def new_state(
         laureates=np.zeros(p, i32),
         laureates_holder=np.zeros(p, i32),
         markers_placed=np.zeros(p, i32),
+        goal_round=np.zeros((max(gt.goals_revealed, 1), p), i32),
+        goal_order=np.zeros((max(gt.goals_revealed, 1), p), i32),
+        goal_paid=np.zeros((max(gt.goals_revealed, 1), p), i32),
         ves_lost=np.zeros(p, i32),
         placements=np.zeros((p, gt.n_loc), i32),
         hp_round=np.zeros((p, gt.max_rounds), i32),
@@ -381,7 +387,7 @@ def _allocate(cls, spec: list[tuple], n: int):
 
 def allocate_records(gt: GameTables, n_games: int) -> tuple[PlayerRecords, GameRecords]:
     """Preallocated record columns for n_games games of this player count."""
-    pr = _allocate(PlayerRecords, player_record_dtype(gt.n_loc, gt.max_rounds), n_games * gt.players)
+    pr = _allocate(PlayerRecords, player_record_dtype(gt.n_loc, gt.max_rounds, gt.n_goals), n_games * gt.players)
     gr = _allocate(
         GameRecords, game_record_dtype(gt.n_events, gt.goals_revealed_max, gt.max_rounds), n_games
     )

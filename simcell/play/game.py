@@ -151,6 +151,15 @@ def write_records(st, gt, pr, gr, row, game, deal, rotation):
         pr.laureates_taken[i] = st.laureates[s]
         pr.laureates_as_holder[i] = st.laureates_holder[s]
         pr.goal_markers_placed[i] = st.markers_placed[s]
+        for k in range(gt.n_goals):
+            pr.goal_marker_round[i, k] = 0
+            pr.goal_marker_order[i, k] = 0
+            pr.goal_bonus_by_goal[i, k] = 0
+        for gi in range(gt.goals_revealed):
+            k = st.goals[gi]  # the goal card (data position: the record's goal card axis)
+            pr.goal_marker_round[i, k] = st.goal_round[gi, s]
+            pr.goal_marker_order[i, k] = st.goal_order[gi, s]
+            pr.goal_bonus_by_goal[i, k] = st.goal_paid[gi, s]
         pr.vesicles_lost[i] = st.ves_lost[s]
         left = 0
         for org in range(ORG_GOLGI + 1):

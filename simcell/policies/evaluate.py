@@ -62,6 +62,7 @@ V_CONTEST = HP_INDEX["contest"]
 V_TYPE = HP_INDEX["w_enzyme"]  # six consecutive, in COMPLETED_TYPES order
 V_FAVOUR_CARD = HP_INDEX["favour_card"]
 V_FAVOUR = HP_INDEX["favour"]
+V_SKIP_LAUREATES = HP_INDEX["skip_laureates"]
 
 # Rows of the per-decision card workspace (ws[row, card id], on the turn loop's stack:
 # heuristic.list_and_value), filled by

@@ -65,6 +65,9 @@ HEURISTIC_PARAMS: dict[str, float] = {
     # worth, wherever the bot values it (buying, keeping, loading, targeting)
     "favour_card": 0.0,
     "favour": 1.0,
+    # 1: the bot never places at the Laureates (any other legal action first): the deviation the
+    # report's Laureates figure plays (tools/laureates); 0: plays as usual
+    "skip_laureates": 0.0,
 }
 HP_INDEX = {name: i for i, name in enumerate(HEURISTIC_PARAMS)}
 

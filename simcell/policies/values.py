@@ -20,6 +20,7 @@ from simcell.policies.evaluate import (
     V_HARM,
     V_HP,
     V_RES,
+    V_SKIP_LAUREATES,
     V_STAGE_GOLGI,
     WS_WORTH,
     acquire_value,
@@ -53,6 +54,9 @@ from simcell.vocabulary import (
 
 # far below any difference of worth the evaluator makes, far above float64's rounding of them
 RETURN_TIE = 1e-9
+# the value of a Laureates placement to a bot that skips the Laureates (skip_laureates): below
+# every other action's, so that it is taken only when nothing else is legal
+SKIPPED = -1e6
 
 
 class EvalContext(NamedTuple):
@@ -258,6 +262,8 @@ def laureates_value(ev, gt, loc, choice):
         d = plus(d, ATP, 1.0)
     else:
         value += marker_value(v, gt, params, choice - 1)
+    if params[V_SKIP_LAUREATES] > 0.0:
+        return SKIPPED
     return settle(ev, value, d)
 
 

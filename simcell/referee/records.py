@@ -52,6 +52,24 @@ def padded(values: list[int], size: int) -> list[int]:
     return list(values) + [-1] * (size - len(values))
 
 
+def goal_markers_by_card(state: GameState, seat: int) -> tuple[list[int], list[int], list[int]]:
+    """The seat's goal marker on each goal card of the game's data (in id order): the round it
+    was placed (0: none), its place in that card's claim order (1 = first; 0: none), and the
+    end bonus the card paid the seat."""
+    rounds, orders, bonus = [], [], []
+    for goal in state.game.goals:
+        r = o = 0
+        if goal.id in state.goals_in_play:
+            gi = state.goals_in_play.index(goal.id)
+            if seat in state.goal_markers[gi]:
+                r = state.goal_marker_round.get((gi, seat), 0)
+                o = state.goal_markers[gi].index(seat) + 1
+        rounds.append(r)
+        orders.append(o)
+        bonus.append(state.seats[seat].goal_bonus_paid.get(goal.id, 0))
+    return rounds, orders, bonus
+
+
 def build_result(state: GameState) -> RefereeResult:
     """Records of a scored game."""
     sizes = record_sizes(state.game)
@@ -60,6 +78,7 @@ def build_result(state: GameState) -> RefereeResult:
     share = 1.0 / len(won)
     players = []
     for p in state.seats:
+        marker_round, marker_order, goal_bonus = goal_markers_by_card(state, p.seat)
         players.append(
             {
                 "game": meta.game,
@@ -83,6 +102,9 @@ def build_result(state: GameState) -> RefereeResult:
                 "laureates_taken": p.laureates_taken,
                 "laureates_as_holder": p.laureates_as_holder,
                 "goal_markers_placed": p.goal_markers_placed,
+                "goal_marker_round": marker_round,
+                "goal_marker_order": marker_order,
+                "goal_bonus_by_goal": goal_bonus,
                 "vesicles_lost": p.vesicles_lost,
                 "vesicles_left": sum(1 for _, _, v in state.vesicles() if v.owner == p.seat),
                 "placements_by_location": list(p.placements_by_location),

@@ -336,6 +336,7 @@ def _laureates(state: GameState, seat: int, li: int, choice: int, notes: Notes) 
     on_card = state.goal_markers[goal_index]
     first = not on_card
     on_card.append(seat)
+    state.goal_marker_round[goal_index, seat] = state.round
     player.goal_markers_placed += 1
     hp = state.game.board.first_marker_hp if first else 0
     player.hp_by_source[HP_SOURCES.index("goal_marker")] += hp

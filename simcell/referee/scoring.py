@@ -20,6 +20,7 @@ def score_game(state: GameState) -> None:
         for seat in state.goal_markers[goal_index]:
             bonus = goal_bonus(state, goal, seat)
             state.seats[seat].hp_by_source[GOAL_BONUS] += bonus
+            state.seats[seat].goal_bonus_paid[goal_id] = bonus
             state.add_log("goal_bonus", seat, goal=goal_id, hp=bonus)
     for player in state.seats:
         bonus = receptor_bonus(state, player.seat)

@@ -121,6 +121,7 @@ class PlayerState:
     laureates_taken: int = 0
     laureates_as_holder: int = 0
     goal_markers_placed: int = 0
+    goal_bonus_paid: dict[int, int] = field(default_factory=dict)  # goal id -> its end bonus
     vesicles_lost: int = 0
     placements_by_location: list[int] = field(default_factory=list)
     hp_by_round: list[int] = field(default_factory=list)
@@ -155,6 +156,7 @@ class GameState:
     # goals: goal ids by goal index, and the seats with a marker on each
     goals_in_play: list[int] = field(default_factory=list)
     goal_markers: list[list[int]] = field(default_factory=list)
+    goal_marker_round: dict[tuple[int, int], int] = field(default_factory=dict)  # (goal index, seat) -> round placed
     # cards
     detox_removed: list[int] = field(default_factory=list)
     deck: list[int] = field(default_factory=list)

@@ -122,6 +122,11 @@ class RunData:
             raise ReportError(f"{folder} is missing: the run directory is incomplete")
         return sorted(folder.glob("part-*.parquet"))
 
+    def record_columns(self, table: str, seg: SegmentInfo) -> list[str]:
+        """The columns a segment's record table holds (those of its first part)."""
+        parts = self._parts(table, seg)
+        return pq.ParquetFile(parts[0]).schema_arrow.names if parts else []
+
     def record_parts(self, table: str, seg: SegmentInfo, columns: list[str]) -> Iterator[pd.DataFrame]:
         """As `records`, one part file at a time (each holds consecutive games, game-major and
         seat-minor), for figures that are sums over games: memory stays that of one part however

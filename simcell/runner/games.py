@@ -64,7 +64,7 @@ def _structured(columns, spec: list[tuple], n: int) -> np.ndarray:
 
 
 def to_structured(gt: GameTables, pr: PlayerRecords, gr: GameRecords, n_games: int) -> tuple[np.ndarray, np.ndarray]:
-    pspec = player_record_dtype(gt.n_loc, gt.max_rounds)
+    pspec = player_record_dtype(gt.n_loc, gt.max_rounds, gt.n_goals)
     gspec = game_record_dtype(gt.n_events, gt.goals_revealed_max, gt.max_rounds)
     return _structured(pr, pspec, n_games * gt.players), _structured(gr, gspec, n_games)
 

@@ -46,6 +46,8 @@ def _labels(axis: str, game: GameDefinition, n: int) -> list:
         return list(RESOURCES)
     if axis == "location":
         return [loc.id for loc in game.board.locations]
+    if axis == "goal_card":
+        return [g.id for g in game.goals]
     if axis == "round":
         return list(range(1, n + 1))
     return list(range(n))  # event, goal

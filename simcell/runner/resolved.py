@@ -102,7 +102,8 @@ def resolved_config(rc: RunConfig, segments: list[Segment]) -> dict:
         "report": {"blocks": rc.report.blocks, "bands": dict(rc.report.bands),
                    "default_bands": list(rc.report.default_bands),
                    "rungs": list(rc.report.rungs), "rung_games": rc.report.rung_games,
-                   "search_rung_games": rc.report.search_rung_games}
+                   "search_rung_games": rc.report.search_rung_games,
+                   "laureates_games": rc.report.laureates_games}
                   | ({"calibration": rc.report.calibration,
                       "seat_band_pp": {str(p): v for p, v in rc.report.seat_band_pp}}
                      if rc.report.seat_band_pp else {})
