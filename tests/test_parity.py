@@ -55,6 +55,11 @@ def parity_cases():
         "rotate": with_rules(base, turn_order="rotate"),
         "holder-barred": with_rules(base, laureates_holder_may_take=False),
         "flat-ladder": with_board(base, starting_atp=(4, 4, 4, 4, 4)),
+        "snake-pass": with_rules(base, placement_order="snake_pass"),
+        "snake-round": with_rules(base, placement_order="snake_round"),
+        "snake-round-rotate": with_rules(base, placement_order="snake_round", turn_order="rotate"),
+        "snake-pass-barred": with_rules(base, placement_order="snake_pass",
+                                        laureates_holder_may_take=False),
         "all-options": with_rules(
             base, epigenetic=True, supply_limited=True, grey_per_player=2, turn_order="rotate",
             laureates_holder_may_take=False, two_player_remove_detox=True,

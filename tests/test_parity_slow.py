@@ -23,6 +23,8 @@ VARIANTS = {
     "grey0": {"grey_per_player": 0},
     "rotate": {"turn_order": "rotate"},
     "holder-barred": {"laureates_holder_may_take": False},
+    "snake-pass": {"placement_order": "snake_pass"},
+    "snake-round": {"placement_order": "snake_round"},
     "all-options": {"epigenetic": True, "supply_limited": True, "grey_per_player": 2,
                     "turn_order": "rotate", "laureates_holder_may_take": False,
                     "two_player_remove_detox": True},

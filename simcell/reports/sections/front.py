@@ -155,6 +155,11 @@ def _rules_words(rules: dict) -> str:
              f"ties {rules['tie_rule']}"]
     if rules.get("two_player_remove_detox"):
         words.append("2 players: Detoxification cards removed")
+    order = rules.get("placement_order", "clockwise")  # runs before the switch have none
+    if order != "clockwise":
+        words.insert(1, {"snake_round": "placement order reversed every other round",
+                         "snake_pass": "placement order reversed after each pass round the table"
+                         }.get(order, f"placement order {order}"))
     return ", ".join(words)
 
 
