@@ -862,6 +862,44 @@ def test_laureates_holder_may_not_take_when_the_option_is_off():
     assert options(st, gt, 0, "laureates") == [(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)]
 
 
+def test_laureates_once_each_no_second_visit_until_every_player_has_visited():
+    st, gt = scenario(players=3, laureates_once_each=True)
+    assert options(st, gt, 0, "laureates") == [(k, 0, 0) for k in range(5)]
+    play(st, gt, 0, place("laureates", 1))  # seat 0 visits (a goal marker)
+    st.spot_occ[:] = -1  # (a later round)
+    assert options(st, gt, 0, "laureates") == []  # not again, own flask or grey
+    assert options(st, gt, 0, "laureates", grey=True) == []
+    assert options(st, gt, 1, "laureates") != [] and options(st, gt, 2, "laureates") != []
+    play(st, gt, 1, place("laureates", 0))
+    st.spot_occ[:] = -1
+    assert options(st, gt, 0, "laureates") == [] and options(st, gt, 1, "laureates") == []
+    play(st, gt, 2, place("laureates", 0, grey=True))  # a grey flask's visit counts too
+    st.spot_occ[:] = -1
+    # every player has visited: the circle starts again, open to all, the last visitor too
+    assert options(st, gt, 2, "laureates") == [(k, 0, 0) for k in range(5)]
+    assert options(st, gt, 0, "laureates") == [(0, 0, 0), (2, 0, 0), (3, 0, 0), (4, 0, 0)]
+    play(st, gt, 2, place("laureates", 0))
+    st.spot_occ[:] = -1
+    assert options(st, gt, 2, "laureates") == [] and options(st, gt, 0, "laureates") != []
+    assert st.laureates.tolist() == [1, 1, 2]
+
+
+def test_laureates_once_each_is_off_by_default_and_combines_with_the_holder_bar():
+    assert GAME.rules.laureates_once_each is False
+    st, gt = scenario(players=2, laureates_once_each=True, laureates_holder_may_take=False)
+    assert options(st, gt, 0, "laureates") == []  # the holder at round start
+    play(st, gt, 0, exhaust(ATP))
+    play(st, gt, 1, place("laureates", 0))
+    finish_round(st, gt)
+    assert st.g[G_ROUND_HOLDER] == 1
+    # seat 1 is barred twice over; seat 0 may go, and its visit closes the circle
+    assert options(st, gt, 1, "laureates") == []
+    play(st, gt, 1, exhaust(ATP))
+    play(st, gt, 0, place("laureates", 0))
+    finish_round(st, gt)
+    assert st.g[G_ROUND_HOLDER] == 0 and options(st, gt, 1, "laureates") == [(k, 0, 0) for k in range(4)]
+
+
 def test_rotate_turn_order_laureates_does_not_move_the_marker():
     st, gt = scenario(players=3, turn_order="rotate")
     play(st, gt, 0, exhaust(ATP))

@@ -25,6 +25,7 @@ VARIANTS = {
     "holder-barred": {"laureates_holder_may_take": False},
     "snake-pass": {"placement_order": "snake_pass"},
     "snake-round": {"placement_order": "snake_round"},
+    "laureates-once": {"laureates_once_each": True},
     "all-options": {"epigenetic": True, "supply_limited": True, "grey_per_player": 2,
                     "turn_order": "rotate", "laureates_holder_may_take": False,
                     "two_player_remove_detox": True},

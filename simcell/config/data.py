@@ -114,6 +114,7 @@ def parse_rules(t: Table) -> Rules:
         max_batch=whole("max_batch"),
         tie_rule=t.take("tie_rule", str, choices=RULE_CHOICES["tie_rule"]),
         placement_order=t.take("placement_order", str, choices=RULE_CHOICES["placement_order"]),
+        laureates_once_each=t.take("laureates_once_each", bool),
     )
     t.finish()
     return rules

@@ -152,6 +152,7 @@ class Rules:
     max_batch: int
     tie_rule: str
     placement_order: str
+    laureates_once_each: bool
 
     def settings(self) -> list[tuple[str, object]]:
         """(name, value) of every switch, in declaration order."""

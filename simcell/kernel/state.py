@@ -50,7 +50,8 @@ G_BLOCK = 22  # block (docs/method.md) of the game being played: row of the Stat
 G_POLICY_ERROR = 23  # seat + 1 of a user policy that returned an index outside the legal list
 G_POLICY_PREFIX = 24  # chance.stream_prefix(seed, players, deal, CHANCE_POLICY), uint64 bits
 G_DIRECTION = 25  # +1 or -1: the way Phase 1 walks round the table (docs/rules.md §2, placement_order)
-G_N = 26
+G_LAUREATES_CIRCLE = 26  # bit set of seats that placed at Laureates since the circle began (laureates_once_each)
+G_N = 27
 
 # -- phases ---------------------------------------------------------------------------------
 PH_RETURN = 0  # setup step 3: each seat returns one dealt card
@@ -94,6 +95,7 @@ class GameTables(NamedTuple):
     rotate: bool  # turn_order = "rotate"
     holder_may_take: bool
     placement_order: int  # vocabulary.PO_*: clockwise, snake_pass, snake_round
+    laureates_once_each: bool  # no second Laureates visit until every seat has made one
     max_budding: int  # largest budding count over the three organelles
     max_legal: int  # bound on the number of legal actions
     # flow row layout (vocabulary.flow_layout)

@@ -64,6 +64,7 @@ class _Writer:
             f"two_player_remove_detox={rules.two_player_remove_detox}"
             + (f", placement_order={rules.placement_order}"
                if rules.placement_order != "clockwise" else "")
+            + (", laureates_once_each=True" if rules.laureates_once_each else "")
         )
         self.out.append("")
         self.out.append("== Setup ==")

@@ -348,6 +348,10 @@ def _laureates(state: GameState, seat: int, li: int, choice: int, notes: Notes) 
     if state.game.rules.turn_order == "marker":
         notes.append(("marker", state.marker == seat))
         state.marker = seat
+    if state.game.rules.laureates_once_each:
+        state.laureates_visited.add(seat)
+        if len(state.laureates_visited) == state.players:  # everyone has been: a new circle
+            state.laureates_visited = set()
     if choice == 0:
         gain(state, seat, ATP, 1, state.row("gain_spot", li))
         return

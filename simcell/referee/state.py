@@ -168,6 +168,7 @@ class GameState:
     marker: int = 0  # holder of the First Player Marker
     round_start_marker: int = 0  # holder when this round's Phase 1 started
     backwards: bool = False  # placement_order: this pass (snake_pass) or round (snake_round) runs backwards
+    laureates_visited: set[int] = field(default_factory=set)  # laureates_once_each: this circle's visitors
     location_bonuses: list[LocationBonus] = field(default_factory=list)
     card_discount: int = 0
     # measurements

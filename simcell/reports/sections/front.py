@@ -155,7 +155,9 @@ def _rules_words(rules: dict) -> str:
              f"ties {rules['tie_rule']}"]
     if rules.get("two_player_remove_detox"):
         words.append("2 players: Detoxification cards removed")
-    order = rules.get("placement_order", "clockwise")  # runs before the switch have none
+    if rules.get("laureates_once_each"):  # runs before the switch have none
+        words.insert(2, "no second Laureates visit until every player has made one")
+    order = rules.get("placement_order", "clockwise")
     if order != "clockwise":
         words.insert(1, {"snake_round": "placement order reversed every other round",
                          "snake_pass": "placement order reversed after each pass round the table"
