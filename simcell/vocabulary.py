@@ -196,6 +196,9 @@ EPIGENETIC_EFFECTS = (
 
 # Rule switches with a closed set of values.
 TURN_ORDERS = ("marker", "rotate")
+# rules.placement_order: who places next in Phase 1 (docs/rules.md §2); the kernel's codes follow
+PLACEMENT_ORDERS = ("clockwise", "snake_pass", "snake_round")
+PO_CLOCKWISE, PO_SNAKE_PASS, PO_SNAKE_ROUND = 0, 1, 2
 TIE_RULES = ("split",)
 
 # Player counts the game supports (docs/rules.md §1).

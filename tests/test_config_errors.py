@@ -519,6 +519,13 @@ CASES = [
     # rule values
     Case("unknown-turn-order", '\n[rules]\nturn_order = "rotating"\n', "run", "rules.turn_order",
          ("unknown value 'rotating'", "did you mean 'rotate'?", "allowed: 'marker', 'rotate'")),
+    Case("unknown-placement-order", '\n[rules]\nplacement_order = "snake"\n', "run",
+         "rules.placement_order",
+         ("unknown value 'snake'", "allowed: 'clockwise', 'snake_pass', 'snake_round'")),
+    Case("placement-order-not-a-word", '\n[rules]\nplacement_order = 2\n', "run",
+         "rules.placement_order", ("must be a string, got int 2",)),
+    Case("laureates-once-each-not-a-bool", '\n[rules]\nlaureates_once_each = "yes"\n', "run",
+         "rules.laureates_once_each", ("must be true or false, got string 'yes'",)),
     # fields and policies
     Case("unknown-policy", custom(field='policy = "randon"'), "run", "field[0].policy",
          ("unknown policy 'randon'", "did you mean 'random'?", "'file.py:function'")),

@@ -95,6 +95,8 @@ def perturbed_games(draw) -> GameDefinition:
         turn_order=draw(st.sampled_from(("marker", "rotate"))),
         laureates_holder_may_take=draw(st.booleans()),
         two_player_remove_detox=draw(st.booleans()),
+        placement_order=draw(st.sampled_from(("clockwise", "snake_pass", "snake_round"))),
+        laureates_once_each=draw(st.booleans()),
     )
 
     locations = list(board.locations)

@@ -508,13 +508,14 @@ VARIANTS = {
         BASE, epigenetic=True, supply_limited=True, grey_per_player=2, turn_order="rotate",
         laureates_holder_may_take=False, two_player_remove_detox=True,
     ),
+    "seat-switches": with_rules(BASE, placement_order="snake_pass", laureates_once_each=True),
     # displacement everywhere, a deck that runs dry (reshuffles, empty slots), two grey flasks
     "tight-small-deck": with_rules(
         with_board(dataclasses.replace(BASE, cards=BASE.cards[:24]), budding_locations=(1, 1, 1)),
         grey_per_player=2,
     ),
 }
-STEP_GAMES = 12  # per variant and player count: 6 x 4 x 12 = 288 games checked step by step
+STEP_GAMES = 12  # per variant and player count: 7 x 4 x 12 = 336 games checked step by step
 RECORD_GAMES = 150  # per variant and player count, kernel records only
 CASES = [(name, p) for name in VARIANTS for p in (2, 3, 4, 5)]
 

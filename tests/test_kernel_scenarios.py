@@ -666,6 +666,68 @@ def test_turns_go_in_increasing_seat_order_from_the_marker_holder():
     assert seen == [2, 0, 1, 2]
 
 
+def turns(st, gt, n: int) -> list[int]:
+    """The seats of the next n turns, each exhausting a flask for mRNA (or passing)."""
+    seen = []
+    for _ in range(n):
+        seat = int(st.g[G_TO_MOVE])
+        seen.append(seat)
+        apply_phase_one(st, gt, exhaust(MRNA) if st.own_left[seat] > 0 else PASS)
+    return seen
+
+
+def test_snake_round_reverses_the_order_every_round_the_holder_last_in_even_rounds():
+    st, gt = scenario(players=3, placement_order="snake_round")
+    assert turns(st, gt, 4) == [0, 1, 2, 0]  # round 1: the marker holder first, seats upward
+    finish_round(st, gt)
+    assert st.g[G_ROUND] == 2 and st.g[G_ROUND_HOLDER] == 0
+    assert turns(st, gt, 7) == [2, 1, 0, 2, 1, 0, 2]  # round 2: the table backwards, holder last
+    finish_round(st, gt)
+    assert turns(st, gt, 4) == [0, 1, 2, 0]  # round 3: forwards again
+    # the marker taken at Laureates in round 3 anchors round 4: its holder moves last
+    play(st, gt, 1, place("laureates", 0))
+    finish_round(st, gt)
+    assert st.g[G_ROUND] == 4 and st.g[G_ROUND_HOLDER] == 1
+    assert turns(st, gt, 4) == [0, 2, 1, 0]
+    assert st.first_player[:4].tolist() == [0, 0, 0, 1]  # the record keeps the marker holder
+
+
+def test_snake_round_with_rotate_first_movers_by_round():
+    st, gt = scenario(players=3, placement_order="snake_round", turn_order="rotate")
+    first = []
+    for _ in range(5):
+        first.append(int(st.g[G_TO_MOVE]))
+        finish_round(st, gt)
+    assert st.first_player[:5].tolist() == [0, 1, 2, 0, 1]  # the marker, one seat a round
+    assert first == [0, 0, 2, 2, 1]  # odd rounds the holder, even rounds the seat before it
+
+
+def test_snake_pass_reverses_after_each_pass_the_end_seat_moving_twice():
+    st, gt = scenario(players=3, placement_order="snake_pass")
+    assert turns(st, gt, 10) == [0, 1, 2, 2, 1, 0, 0, 1, 2, 2]
+    finish_round(st, gt)  # every round starts afresh, forwards from the marker holder
+    assert turns(st, gt, 4) == [0, 1, 2, 2]
+
+
+def test_snake_pass_skips_players_out_the_last_one_in_moving_again():
+    st, gt = scenario(players=4, placement_order="snake_pass")
+    st.g[G_MARKER] = 1
+    finish_round(st, gt)
+    assert st.g[G_ROUND_HOLDER] == 1 and st.g[G_TO_MOVE] == 1
+    st.own_left[0] = 0  # seat 0, the end of the pass (1, 2, 3, 0), has no flask: it passes
+    st.grey_round[0] = 1
+    # 0 passes at the end of the first pass and is skipped; 3, the last still in, moves again
+    assert turns(st, gt, 8) == [1, 2, 3, 0, 3, 2, 1, 1]
+    assert st.out.tolist() == [1, 0, 0, 0]
+
+
+def test_clockwise_is_the_default_placement_order():
+    assert GAME.rules.placement_order == "clockwise"
+    st, gt = scenario(players=3)
+    finish_round(st, gt)
+    assert turns(st, gt, 4) == [0, 1, 2, 0]
+
+
 # =============================================================================================
 # §2 Grey flasks
 # =============================================================================================
@@ -835,6 +897,44 @@ def test_laureates_holder_may_not_take_when_the_option_is_off():
     assert st.g[G_ROUND_HOLDER] == 1
     assert options(st, gt, 1, "laureates") == []
     assert options(st, gt, 0, "laureates") == [(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)]
+
+
+def test_laureates_once_each_no_second_visit_until_every_player_has_visited():
+    st, gt = scenario(players=3, laureates_once_each=True)
+    assert options(st, gt, 0, "laureates") == [(k, 0, 0) for k in range(5)]
+    play(st, gt, 0, place("laureates", 1))  # seat 0 visits (a goal marker)
+    st.spot_occ[:] = -1  # (a later round)
+    assert options(st, gt, 0, "laureates") == []  # not again, own flask or grey
+    assert options(st, gt, 0, "laureates", grey=True) == []
+    assert options(st, gt, 1, "laureates") != [] and options(st, gt, 2, "laureates") != []
+    play(st, gt, 1, place("laureates", 0))
+    st.spot_occ[:] = -1
+    assert options(st, gt, 0, "laureates") == [] and options(st, gt, 1, "laureates") == []
+    play(st, gt, 2, place("laureates", 0, grey=True))  # a grey flask's visit counts too
+    st.spot_occ[:] = -1
+    # every player has visited: the circle starts again, open to all, the last visitor too
+    assert options(st, gt, 2, "laureates") == [(k, 0, 0) for k in range(5)]
+    assert options(st, gt, 0, "laureates") == [(0, 0, 0), (2, 0, 0), (3, 0, 0), (4, 0, 0)]
+    play(st, gt, 2, place("laureates", 0))
+    st.spot_occ[:] = -1
+    assert options(st, gt, 2, "laureates") == [] and options(st, gt, 0, "laureates") != []
+    assert st.laureates.tolist() == [1, 1, 2]
+
+
+def test_laureates_once_each_is_off_by_default_and_combines_with_the_holder_bar():
+    assert GAME.rules.laureates_once_each is False
+    st, gt = scenario(players=2, laureates_once_each=True, laureates_holder_may_take=False)
+    assert options(st, gt, 0, "laureates") == []  # the holder at round start
+    play(st, gt, 0, exhaust(ATP))
+    play(st, gt, 1, place("laureates", 0))
+    finish_round(st, gt)
+    assert st.g[G_ROUND_HOLDER] == 1
+    # seat 1 is barred twice over; seat 0 may go, and its visit closes the circle
+    assert options(st, gt, 1, "laureates") == []
+    play(st, gt, 1, exhaust(ATP))
+    play(st, gt, 0, place("laureates", 0))
+    finish_round(st, gt)
+    assert st.g[G_ROUND_HOLDER] == 0 and options(st, gt, 1, "laureates") == [(k, 0, 0) for k in range(4)]
 
 
 def test_rotate_turn_order_laureates_does_not_move_the_marker():

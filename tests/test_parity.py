@@ -12,6 +12,7 @@ import pytest
 from simcell.config.load import load_default_game, load_run_config
 from simcell.vocabulary import TRACE_DECISION, TRACE_END, TRACE_SHUFFLE, CHANCE_RESHUFFLE
 from simcell.referee import GameMeta, RefereeError, replay
+from simcell.runner.fields import homogeneous
 from simcell.runner.games import play_traced
 
 from .conftest import CONFIGS
@@ -55,6 +56,15 @@ def parity_cases():
         "rotate": with_rules(base, turn_order="rotate"),
         "holder-barred": with_rules(base, laureates_holder_may_take=False),
         "flat-ladder": with_board(base, starting_atp=(4, 4, 4, 4, 4)),
+        "snake-pass": with_rules(base, placement_order="snake_pass"),
+        "snake-round": with_rules(base, placement_order="snake_round"),
+        "snake-round-rotate": with_rules(base, placement_order="snake_round", turn_order="rotate"),
+        "snake-pass-barred": with_rules(base, placement_order="snake_pass",
+                                        laureates_holder_may_take=False),
+        "laureates-once": with_rules(base, laureates_once_each=True),
+        "laureates-once-snake-barred": with_rules(base, laureates_once_each=True,
+                                                  placement_order="snake_round",
+                                                  laureates_holder_may_take=False),
         "all-options": with_rules(
             base, epigenetic=True, supply_limited=True, grey_per_player=2, turn_order="rotate",
             laureates_holder_may_take=False, two_player_remove_detox=True,
@@ -85,6 +95,28 @@ CASES = parity_cases()
 def test_kernel_and_referee_agree(name, game, players, n) -> None:
     failures = run_parity(game, players, SEED, range(n), PARITY_COUNTS)
     assert not failures, f"{len(failures)} disagreements in {name}:\n" + "\n".join(failures[:10])
+
+
+PLANNER_CASES = [
+    (name, changes, p)
+    for name, changes in (("laureates-once", {"laureates_once_each": True}),
+                          ("snake-round", {"placement_order": "snake_round"}),
+                          ("snake-pass", {"placement_order": "snake_pass"}))
+    for p in (2, 5)
+]
+
+
+@pytest.mark.parametrize(("name", "changes", "players"), PLANNER_CASES,
+                         ids=[f"planner-{c[0]}-{c[2]}p" for c in PLANNER_CASES])
+def test_planner_games_agree_under_the_seat_switches(name, changes, players) -> None:
+    """The planner's games under the placement orders and Laureates once each replay in the
+    referee: the bot only ever takes what the rules list (a Laureates visit it may not make is
+    never offered, so never valued or chosen), and it does visit Laureates."""
+    game = with_rules(load_default_game(), **changes)
+    counts: Counter = Counter()
+    failures = run_parity(game, players, SEED, range(8), counts, homogeneous("planner", players))
+    assert not failures, f"{len(failures)} disagreements in {name}:\n" + "\n".join(failures[:10])
+    assert counts["games"] == 8 and counts["goal_markers"] > 0
 
 
 def test_parity_exercised_every_rule_path() -> None:

@@ -595,3 +595,19 @@ def test_the_front_verdict_of_a_mixed_field_run_reads_its_cards_alone():
         "players": 3, "in balance?": "no", "seat furthest from fair": "no homogeneous field",
         "card types out of band": None}
     assert table["card types out of band"].iloc[0] == "1 of 2"
+
+
+def test_the_front_sheet_names_the_seat_switches_when_set():
+    """Issue 69: the rule words name a snake placement order and Laureates once each when a run
+    sets them, and say nothing of them for the default game or a run from before the switches
+    (its resolved rules lack the keys)."""
+    from simcell.reports.sections.front import _rules_words
+    old = {"turn_order": "marker", "laureates_holder_may_take": True, "grey_per_player": 1,
+           "supply_limited": False, "epigenetic": False, "tie_rule": "split"}
+    default = old | {"placement_order": "clockwise", "laureates_once_each": False}
+    assert _rules_words(old) == _rules_words(default)
+    assert "placement" not in _rules_words(default) and "visit" not in _rules_words(default)
+    words = _rules_words(default | {"placement_order": "snake_round", "laureates_once_each": True})
+    assert words.startswith("turn order marker, placement order reversed every other round, ")
+    assert "no second Laureates visit until every player has made one" in words
+    assert "after each pass round the table" in _rules_words(default | {"placement_order": "snake_pass"})

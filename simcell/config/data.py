@@ -39,6 +39,7 @@ from simcell.vocabulary import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     ORGANELLES,
+    PLACEMENT_ORDERS,
     RESOURCES,
     SINGLE_LOCATION_ACTIONS,
     TIE_RULES,
@@ -92,7 +93,7 @@ def _per_count(t: Table, key: str, minimum: int) -> tuple[int, ...]:
 # -- rules --------------------------------------------------------------------------------
 # the values a rule switch may take that its type does not say: the words of a word switch, the
 # range of a whole-number one (None: unbounded); a tune searches within these
-RULE_CHOICES = {"turn_order": TURN_ORDERS, "tie_rule": TIE_RULES}
+RULE_CHOICES = {"turn_order": TURN_ORDERS, "tie_rule": TIE_RULES, "placement_order": PLACEMENT_ORDERS}
 RULE_LIMITS = {"grey_per_player": (0, None), "max_batch": (1, MAX_BATCH_CODE)}
 
 
@@ -112,6 +113,8 @@ def parse_rules(t: Table) -> Rules:
         laureates_holder_may_take=t.take("laureates_holder_may_take", bool),
         max_batch=whole("max_batch"),
         tie_rule=t.take("tie_rule", str, choices=RULE_CHOICES["tie_rule"]),
+        placement_order=t.take("placement_order", str, choices=RULE_CHOICES["placement_order"]),
+        laureates_once_each=t.take("laureates_once_each", bool),
     )
     t.finish()
     return rules

@@ -151,6 +151,8 @@ class Rules:
     laureates_holder_may_take: bool
     max_batch: int
     tie_rule: str
+    placement_order: str
+    laureates_once_each: bool
 
     def settings(self) -> list[tuple[str, object]]:
         """(name, value) of every switch, in declaration order."""

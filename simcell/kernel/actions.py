@@ -42,6 +42,7 @@ from simcell.kernel.state import (
     G_BLOCK,
     G_DISCOUNT,
     G_GREY_LEFT,
+    G_LAUREATES_CIRCLE,
     G_MARKER,
     G_PICKS,
     G_ROUND,
@@ -203,6 +204,9 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
             st.laureates_holder[seat] += 1
         if not gt.rotate:
             st.g[G_MARKER] = seat
+        if gt.laureates_once_each:  # the circle starts again once every seat has visited
+            circle = st.g[G_LAUREATES_CIRCLE] | (np.int64(1) << np.int64(seat))
+            st.g[G_LAUREATES_CIRCLE] = 0 if circle == (np.int64(1) << np.int64(gt.players)) - 1 else circle
         if p1 == 0:
             gain(st, gt, seat, ATP, 1, gt.fr_spot + loc)
         else:

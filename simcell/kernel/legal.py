@@ -64,7 +64,7 @@ from simcell.policies.values import (
     laureates_value,
     translate_value,
 )
-from simcell.kernel.state import G_DISCOUNT, G_GREY_LEFT, G_ROUND_HOLDER, G_TO_MOVE
+from simcell.kernel.state import G_DISCOUNT, G_GREY_LEFT, G_LAUREATES_CIRCLE, G_ROUND_HOLDER, G_TO_MOVE
 
 GREY_BIT = np.int64(FLASK_GREY) << np.int64(SHIFT_FLASK)
 
@@ -258,6 +258,8 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
         elif action == LA_LAUREATES:
             if not gt.holder_may_take and seat == st.g[G_ROUND_HOLDER]:
                 continue
+            if gt.laureates_once_each and (st.g[G_LAUREATES_CIRCLE] >> seat) & 1:
+                continue  # placed there already in this circle of visits
             # choice 0: the ATP; 1 + gi: a goal marker on goal gi
             n_goals = gt.goals_revealed if st.markers_left[seat] > 0 else 0
             for choice in range(1 + n_goals):

@@ -19,12 +19,16 @@ from simcell.vocabulary import (
     EV_HP_IF,
     EV_LOCATION_BONUS,
     MACROMOLECULES,
+    PO_CLOCKWISE,
+    PO_SNAKE_PASS,
+    PO_SNAKE_ROUND,
 )
 from simcell.kernel.costs import slot_price
 from simcell.kernel.scoring import completed_in, end_game
 from simcell.kernel.state import (
     G_DEAL,
     G_DECK_N,
+    G_DIRECTION,
     G_DISCARD_N,
     G_DISCOUNT,
     G_EVENT_NEXT,
@@ -46,7 +50,9 @@ from simcell.kernel.stock import add_event_hp, gain, measure_peak, spend, total_
 
 @kernel_jit
 def start_round(st, gt):
-    """Phase 1 begins: flasks back in hand, spots free, the marker holder moves first."""
+    """Phase 1 begins: flasks back in hand, spots free, the marker holder moves first (with
+    placement_order = snake_round, in an even round the seat before the holder moves first and
+    the order runs backwards)."""
     st.g[G_ROUND] += 1
     r = st.g[G_ROUND]
     for s in range(gt.players):
@@ -59,6 +65,10 @@ def start_round(st, gt):
     st.g[G_ROUND_HOLDER] = holder
     st.first_player[r - 1] = holder
     st.g[G_TO_MOVE] = holder
+    st.g[G_DIRECTION] = 1
+    if gt.placement_order == PO_SNAKE_ROUND and r % 2 == 0:
+        st.g[G_DIRECTION] = -1
+        st.g[G_TO_MOVE] = holder - 1 if holder > 0 else gt.players - 1
     st.g[G_PHASE] = PH_PLACE
     st.g[G_PICKS] = 0
     b = st.g[G_BLOCK]
@@ -70,16 +80,61 @@ def start_round(st, gt):
 
 @kernel_jit_inline
 def advance_turn(st, gt):
-    """After a Phase 1 action: the next seat (increasing index modulo P) not yet out moves;
-    when everyone is out, Phase 2 runs (or, after the final round, the game is scored)."""
-    p = gt.players
-    seat = st.g[G_TO_MOVE]
-    nxt = seat
-    for _ in range(p):
-        nxt = nxt + 1 if nxt + 1 < p else 0  # (seat + step) % p without a division per turn
-        if st.out[nxt] == 0:
-            st.g[G_TO_MOVE] = nxt
+    """After a Phase 1 action: the next seat not yet out moves (placement_order: clockwise and
+    snake_round step round the table, snake_pass walks it and back); when everyone is out,
+    Phase 2 runs (or, after the final round, the game is scored)."""
+    if gt.placement_order == PO_SNAKE_PASS:
+        if next_on_snake_pass(st, gt):
             return
+    elif gt.placement_order == PO_CLOCKWISE or st.g[G_DIRECTION] > 0:
+        p = gt.players
+        nxt = st.g[G_TO_MOVE]
+        for _ in range(p):
+            nxt = nxt + 1 if nxt + 1 < p else 0  # (seat + step) % p without a division per turn
+            if st.out[nxt] == 0:
+                st.g[G_TO_MOVE] = nxt
+                return
+    else:  # a snake_round round walking backwards
+        p = gt.players
+        nxt = st.g[G_TO_MOVE]
+        for _ in range(p):
+            nxt = nxt - 1 if nxt > 0 else p - 1
+            if st.out[nxt] == 0:
+                st.g[G_TO_MOVE] = nxt
+                return
+    end_phase_one(st, gt)
+
+
+@kernel_jit
+def next_on_snake_pass(st, gt):
+    """snake_pass: the seat after the one to move along the round's walk (position k = seats
+    from the round's first player, k = 0 .. P - 1 and back, the end seat twice in a row), not
+    out; False when every seat is out."""
+    p = gt.players
+    holder = st.g[G_ROUND_HOLDER]
+    pos = st.g[G_TO_MOVE] - holder
+    if pos < 0:
+        pos += p
+    d = st.g[G_DIRECTION]
+    for _ in range(2 * p):
+        pos += d
+        if pos >= p or pos < 0:  # the pass round the table is over: the next one goes back
+            d = -d
+            pos += d
+            st.g[G_DIRECTION] = d
+        seat = holder + pos
+        if seat >= p:
+            seat -= p
+        if st.out[seat] == 0:
+            st.g[G_TO_MOVE] = seat
+            return True
+    return False
+
+
+@kernel_jit
+def end_phase_one(st, gt):
+    """Everyone is out: Phase 2 and the next round, or after the final round the scoring."""
+    p = gt.players
     r = st.g[G_ROUND]
     last = r >= gt.rounds
     if not last:

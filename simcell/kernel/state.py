@@ -49,7 +49,9 @@ G_PICKS = 21  # placements made so far this round (own and grey): the next pick 
 G_BLOCK = 22  # block (docs/method.md) of the game being played: row of the State.tallies arrays
 G_POLICY_ERROR = 23  # seat + 1 of a user policy that returned an index outside the legal list
 G_POLICY_PREFIX = 24  # chance.stream_prefix(seed, players, deal, CHANCE_POLICY), uint64 bits
-G_N = 25
+G_DIRECTION = 25  # +1 or -1: the way Phase 1 walks round the table (docs/rules.md §2, placement_order)
+G_LAUREATES_CIRCLE = 26  # bit set of seats that placed at Laureates since the circle began (laureates_once_each)
+G_N = 27
 
 # -- phases ---------------------------------------------------------------------------------
 PH_RETURN = 0  # setup step 3: each seat returns one dealt card
@@ -92,6 +94,8 @@ class GameTables(NamedTuple):
     limited: bool
     rotate: bool  # turn_order = "rotate"
     holder_may_take: bool
+    placement_order: int  # vocabulary.PO_*: clockwise, snake_pass, snake_round
+    laureates_once_each: bool  # no second Laureates visit until every seat has made one
     max_budding: int  # largest budding count over the three organelles
     max_legal: int  # bound on the number of legal actions
     # flow row layout (vocabulary.flow_layout)

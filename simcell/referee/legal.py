@@ -215,6 +215,8 @@ def _laureates(state: GameState, seat: int, li: int, free: list[int]) -> list[Op
     rules = state.game.rules
     if not rules.laureates_holder_may_take and seat == state.round_start_marker:
         return []
+    if rules.laureates_once_each and seat in state.laureates_visited:
+        return []  # not again until every player has been there
     out = [(li, 0, 0, 0)]
     if markers_left(state, seat) > 0:
         cap = state.game.board.max_markers_per_goal

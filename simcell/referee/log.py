@@ -62,6 +62,9 @@ class _Writer:
             f"grey_per_player={rules.grey_per_player}, turn_order={rules.turn_order}, "
             f"laureates_holder_may_take={rules.laureates_holder_may_take}, "
             f"two_player_remove_detox={rules.two_player_remove_detox}"
+            + (f", placement_order={rules.placement_order}"
+               if rules.placement_order != "clockwise" else "")
+            + (", laureates_once_each=True" if rules.laureates_once_each else "")
         )
         self.out.append("")
         self.out.append("== Setup ==")
@@ -142,7 +145,9 @@ class _Writer:
             self._hp_after(e.round - 1)
         self.out.append("")
         final = " (final round: Phase 1 only)" if e.round == self.result.game_record["rounds"] else ""
-        self.out.append(f"== Round {e.round}{final} — first player {self.seat(e.seat)} ==")
+        first = e.detail.get("first_to_move", e.seat)
+        moves = f", {self.seat(first)} moves first" if first != e.seat else ""
+        self.out.append(f"== Round {e.round}{final} — first player {self.seat(e.seat)}{moves} ==")
         for location, resource, n in e.detail["location_bonuses"]:
             self.out.append(
                 f"  in effect: the first placement at {self.location_name(location)} gains "

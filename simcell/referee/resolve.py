@@ -101,9 +101,28 @@ def apply(state: GameState, code: int, *, automatic: bool = False, check: bool =
 
 
 def next_to_move(state: GameState, after: int) -> int | None:
-    """The next seat after `after`, in increasing index modulo P, that is not out."""
-    for step in range(1, state.players + 1):
-        seat = (after + step) % state.players
+    """The next seat after `after` that is not out (docs/rules.md §2): in increasing index
+    modulo P (clockwise), round the round's table forwards or backwards (snake_round), or along
+    this pass round the table and then the next pass, read the other way (snake_pass)."""
+    order = state.game.rules.placement_order
+    if order == "clockwise":
+        for step in range(1, state.players + 1):
+            seat = (after + step) % state.players
+            if not state.seats[seat].out:
+                return seat
+        return None
+    table = state.round_table()
+    at = table.index(after)
+    if order == "snake_round":
+        ahead = table[at + 1:] + table[:at + 1]  # round the table, back to `after` last
+    else:  # snake_pass: the rest of this pass, then the whole next pass the other way
+        rest = table[at + 1:]
+        if any(not state.seats[s].out for s in rest):
+            ahead = rest
+        else:
+            state.backwards = not state.backwards
+            ahead = table[::-1]
+    for seat in ahead:
         if not state.seats[seat].out:
             return seat
     return None
@@ -329,6 +348,10 @@ def _laureates(state: GameState, seat: int, li: int, choice: int, notes: Notes) 
     if state.game.rules.turn_order == "marker":
         notes.append(("marker", state.marker == seat))
         state.marker = seat
+    if state.game.rules.laureates_once_each:
+        state.laureates_visited.add(seat)
+        if len(state.laureates_visited) == state.players:  # everyone has been: a new circle
+            state.laureates_visited = set()
     if choice == 0:
         gain(state, seat, ATP, 1, state.row("gain_spot", li))
         return

@@ -23,7 +23,9 @@ EVENT_HP = HP_SOURCES.index("event")
 
 
 def start_round(state: GameState, number: int) -> None:
-    """Phase 1 of round `number` begins: every flask unplaced, the marker holder to move."""
+    """Phase 1 of round `number` begins: every flask unplaced, the marker holder to move; with
+    placement_order = snake_round an even round is the table read backwards, so the seat before
+    the holder moves first and the holder last."""
     state.round = number
     state.phase = PHASE_ONE
     state.spots = [[None] * len(loc.spots) for loc in state.game.board.locations]
@@ -35,10 +37,12 @@ def start_round(state: GameState, number: int) -> None:
         player.out = False
     state.round_start_marker = state.marker
     state.first_player.append(state.marker)
-    state.to_move = state.marker
+    state.backwards = state.game.rules.placement_order == "snake_round" and number % 2 == 0
+    state.to_move = state.round_table()[0]
     state.add_log(
         "round",
         state.marker,
+        first_to_move=state.to_move,
         location_bonuses=[(b.location, b.resource, b.n) for b in state.location_bonuses],
         card_discount=state.card_discount,
     )

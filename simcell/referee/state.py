@@ -169,6 +169,8 @@ class GameState:
     budding: list[list[Vesicle | None]] = field(default_factory=list)  # by organelle, by index
     marker: int = 0  # holder of the First Player Marker
     round_start_marker: int = 0  # holder when this round's Phase 1 started
+    backwards: bool = False  # placement_order: this pass (snake_pass) or round (snake_round) runs backwards
+    laureates_visited: set[int] = field(default_factory=set)  # laureates_once_each: this circle's visitors
     location_bonuses: list[LocationBonus] = field(default_factory=list)
     card_discount: int = 0
     # measurements
@@ -220,6 +222,12 @@ class GameState:
 
     def turn_order_from_marker(self) -> list[int]:
         return [(self.marker + i) % self.players for i in range(self.players)]
+
+    def round_table(self) -> list[int]:
+        """The seats from this round's first marker holder on, in increasing seat order; read
+        backwards when `backwards` (docs/rules.md §2, placement_order)."""
+        table = [(self.round_start_marker + i) % self.players for i in range(self.players)]
+        return table[::-1] if self.backwards else table
 
     def add_log(self, kind: str, seat: int | None = None, **detail: Any) -> None:
         self.log.append(LogEvent(kind, self.round, seat, detail))

@@ -155,6 +155,13 @@ def _rules_words(rules: dict) -> str:
              f"ties {rules['tie_rule']}"]
     if rules.get("two_player_remove_detox"):
         words.append("2 players: Detoxification cards removed")
+    if rules.get("laureates_once_each"):  # runs before the switch have none
+        words.insert(2, "no second Laureates visit until every player has made one")
+    order = rules.get("placement_order", "clockwise")
+    if order != "clockwise":
+        words.insert(1, {"snake_round": "placement order reversed every other round",
+                         "snake_pass": "placement order reversed after each pass round the table"
+                         }.get(order, f"placement order {order}"))
     return ", ".join(words)
 
 

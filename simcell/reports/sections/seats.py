@@ -32,6 +32,11 @@ def levers(run: RunData) -> pd.DataFrame:
          '"rotate": the marker passes to the next seat every round; Laureates no longer moves it'),
         ("rules.grey_per_player", r["grey_per_player"],
          "grey flasks one player may place per round (first come, first served)"),
+        ("rules.laureates_once_each", str(r.get("laureates_once_each", False)).lower(),
+         "true: no second Laureates visit until every player has made one, so the marker moves"),
+        ("rules.placement_order", r.get("placement_order", "clockwise"),
+         '"snake_round": even rounds place backwards, the holder last; "snake_pass": each pass '
+         "round the table is followed by the same pass backwards"),
     ]
     return pd.DataFrame(rows, columns=["config key", "this run", "what it changes"]).astype(str)
 
@@ -44,7 +49,10 @@ def rule_settings(run: RunData) -> str:
     b = run.game["board"]
     return (f"starting ATP by seat {b['starting_atp']}, grey flasks per player per round "
             f"{r['grey_per_player']}, marker holder may take Laureates "
-            f"{str(r['laureates_holder_may_take']).lower()}, turn order `{r['turn_order']}`")
+            f"{str(r['laureates_holder_may_take']).lower()}, turn order `{r['turn_order']}`"
+            + (f", placement order `{r['placement_order']}`"
+               if r.get("placement_order", "clockwise") != "clockwise" else "")
+            + (", Laureates once each until all have visited" if r.get("laureates_once_each") else ""))
 
 
 def _figure(figs: list[SeatFigures], run: RunData):
