@@ -33,8 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = ROOT / "configs"
 
 # the shipped config, games per player count for the test's run, and the most A4 pages allowed
+# (the 5-player report was 22 pages before the print work; the Goals section added its page)
 REPORTS = {
-    "5p": ("5p.toml", 20_000, 13),
+    "5p": ("5p.toml", 20_000, 14),
     "all-counts": ("all-counts.toml", 4_000, 15),
 }
 SCREEN_WIDTH = 1280  # px

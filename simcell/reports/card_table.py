@@ -287,14 +287,14 @@ def _t(df: int) -> float:
 
 
 def avoided_text(c: pd.Series) -> str:
-    """Why a card is named avoided, in words: "players avoid it: kept 0.0% of the times dealt
-    vs its type's 14.9%; bought ..." (the rates that are shown below half its type's)."""
+    """Why a card is named avoided, short enough for the verdict table's cell: "kept 0.0% when
+    dealt, its type 14.9%; bought ..." (the rates shown below half its type's; the table's note
+    says what the rates are)."""
     parts = []
     if "kept" in c["avoided_by"]:
-        parts.append(f"kept {100 * c['keep_rate']:.1f}% of the times dealt vs its type's "
-                     f"{100 * c['avoid_keep_type_rate']:.1f}%")
+        parts.append(f"kept {100 * c['keep_rate']:.1f}% when dealt, its type {100 * c['avoid_keep_type_rate']:.1f}%")
     if "bought" in c["avoided_by"]:
-        parts.append(f"bought {100 * c['pick_rate']:.1f}% of the times offered vs its type's "
+        parts.append(f"bought {100 * c['pick_rate']:.1f}% when offered, its type "
                      f"{100 * c['avoid_pick_type_rate']:.1f}%")
-    return "players avoid it: " + "; ".join(parts)
+    return "; ".join(parts)
 
