@@ -127,3 +127,25 @@ def test_the_laureates_worth_follows_what_the_laureates_pays(run: RunData, tmp_p
     planted, _ = laureates_table(rich)
     planted = planted[planted["seat"] == "all"].iloc[0]
     assert planted["visit_hp_low"] > shipped["visit_hp_high"]
+
+
+def test_the_findings_name_the_first_goal_its_seat_and_a_visits_worth(run: RunData, section) -> None:
+    """The findings' goal sentence reads the Goals section's tables: the goal most often claimed
+    first, the seat that places it most, a visit's worth as the table prints it; a seat planted
+    as the one that claims names that seat."""
+    from simcell.reports.estimates import interval_text
+    from simcell.reports.sections.summary import goal_sentence
+    first, worth = _table(section, "goals_first"), _table(section, "laureates_worth")
+    p = int(first["players"].iloc[0])
+    seats = pd.DataFrame({"players": [p], "field": [first["field"].iloc[0]], "seat": [0], "hp_above_table": [1.0]})
+    [sentence] = goal_sentence(first, worth, seats)
+    top = first.sort_values("claimed_first_pct", ascending=False).iloc[0]
+    assert f"goes on {top['goal']} in {top['claimed_first_pct']:.1f}%" in sentence
+    every = worth[worth["seat"].astype(str) == "all"].iloc[0]
+    assert interval_text(every["visit_win_pp"], every["visit_win_pp_low"], every["visit_win_pp_high"]) in sentence
+    planted = first.copy()
+    cols = [f"by_seat_{s}_pct" for s in range(p)]
+    planted[cols] = 0.0
+    planted["by_seat_1_pct"] = 100.0
+    assert "placed by seat 1 in 100%" in goal_sentence(planted, worth, seats)[0]
+    assert goal_sentence(first.iloc[0:0], worth, seats) == []

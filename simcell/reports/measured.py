@@ -283,12 +283,14 @@ def changes(tables: dict[str, pd.DataFrame], config: str, measured: Measured | N
                 if worth else "")
         levers = seat_levers(m, p)
         how = ("measured: " + "; ".join(levers) + "." if levers else
-               "`rules.laureates_holder_may_take = false`, `rules.turn_order = \"rotate\"`, a "
+               "`rules.laureates_once_each = true`, `rules.laureates_holder_may_take = false`, "
+               "`rules.turn_order = \"rotate\"`, a "
                "flatter `rules.starting_atp` or fewer `overrides.board.goals.first_marker_hp`; "
                f"`simcell seats {config}` measures each and searches a starting-ATP schedule."
                if commands else
-               "let the First Player Marker move (bar its holder from retaking Laureates, or rotate "
-               "the turn order), flatten the starting ATP, or make the first goal marker worth less.")
+               "let every player reach the Laureates (once each until all have been), let the First "
+               "Player Marker move (bar its holder from retaking Laureates, or rotate the turn "
+               "order), flatten the starting ATP, or make the first goal marker worth less.")
         out.append((abs(worst["above_fair_pp"]) + 100,  # the seats first: every game is played from one
                     f"**The seats** (seat {int(worst['seat'])} {worst['above_fair_pp']:+.1f} pp from the "
                     f"fair share at {at(worst)}{size}): {how}"))

@@ -123,6 +123,37 @@ def marker_sentence(marker: pd.DataFrame, by_round: pd.DataFrame, seats: pd.Data
             "it already holds the marker. [Levers](#seats)."]
 
 
+def goal_sentence(first: pd.DataFrame, worth: pd.DataFrame, seats: pd.DataFrame) -> list[str]:
+    """From the goals section's `goals_first` and `laureates_worth` tables, at the player count
+    (and field) whose first player leads most: the goal that takes the game's first marker, who
+    places it, and what one Laureates visit is worth to the player who makes it."""
+    if first.empty or seats.empty:
+        return []
+    lead = seats[seats["seat"] == 0].sort_values("hp_above_table", ascending=False).iloc[0]
+    p, field = int(lead["players"]), lead["field"]
+    f = first[(first["players"] == p) & (first["field"] == field) & first["claimed_first_pct"].notna()]
+    if f.empty:
+        return []
+    top = f.sort_values("claimed_first_pct", ascending=False).iloc[0]
+    by_seat = {s: top.get(f"by_seat_{s}_pct", np.nan) for s in range(p)}
+    seat = max(by_seat, key=lambda s: -1.0 if pd.isna(by_seat[s]) else by_seat[s])
+    words = (f"At {p} players the game's first goal marker goes on {top['goal']} in "
+             f"{interval_text(top['claimed_first_pct'], top['claimed_first_pct_low'], top['claimed_first_pct_high'], unit='%')} "
+             f"of games, placed by seat {seat} in {by_seat[seat]:.0f}% of them")
+    w = worth[(worth["players"] == p) & (worth["field"] == field)] if len(worth) else worth
+    every = w[w["seat"].astype(str) == "all"] if len(w) else w
+    if len(every):
+        a = every.iloc[0]
+        ends = w.assign(seat=w["seat"].astype(str)).set_index("seat")
+        edge = (f" (seat 0: {ends.loc['0', 'visit_win_pp']:.1f} pp; seat {p - 1}: "
+                f"{ends.loc[str(p - 1), 'visit_win_pp']:.2f})" if {"0", str(p - 1)} <= set(ends.index) else "")
+        words += (f"; one Laureates visit is worth "
+                  f"{interval_text(a['visit_win_pp'], a['visit_win_pp_low'], a['visit_win_pp_high'])} pp "
+                  f"of win share and {interval_text(a['visit_hp'], a['visit_hp_low'], a['visit_hp_high'], 2)} "
+                  f"HP to the player who makes it{edge}")
+    return [words + ". [Goals](#goals)."]
+
+
 def type_sentence(types: pd.DataFrame, band: float) -> list[str]:
     """From the cards section's `card_types` table."""
     if types.empty:
@@ -255,6 +286,8 @@ def build(run: RunData, tables: dict[str, pd.DataFrame], bands: dict[str, float]
     if "seat_advantage" in tables:
         sentences += marker_sentence(tables["seat_marker"], tables["seat_marker_by_round"],
                                      tables["seat_advantage"])
+        sentences += goal_sentence(tables.get("goals_first", empty), tables.get("laureates_worth", empty),
+                                   tables["seat_advantage"])
     sentences += type_sentence(tables.get("card_types", empty), bands["card_type_pp"])
     sentences += card_sentence(tables.get("card_strength", empty), bands["card_open_hand_pp"])
     if run.resolved["report"].get("exploit"):
