@@ -274,3 +274,26 @@ def test_kernel_games_replayed_through_the_environment_give_the_same_records(
             record = traced.players[seat]
             assert e.rewards[f"player_{seat}"] == pytest.approx(float(record["win_share"]))
             assert e.infos[f"player_{seat}"]["hp"] == int(record["final_hp"])
+
+
+# -- docs/env.md ----------------------------------------------------------------------------
+def test_the_agent_loop_in_the_docs_runs(capsys) -> None:
+    from .conftest import ROOT
+
+    page = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
+    section = page.split("## An agent loop", 1)[1]
+    block = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(block, "docs/env.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 3 and all("win share" in line for line in printed)
+
+
+def test_the_docs_sizes_are_the_environments() -> None:
+    """docs/env.md states the action and observation sizes of the shipped game."""
+    from .conftest import ROOT
+
+    page = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
+    actions = [len(raw_env(players=p).actions) for p in (2, 3, 4, 5)]
+    sizes = [raw_env(players=p).layout.size for p in (2, 3, 4, 5)]
+    assert f"{actions[0]}, {actions[1]}, {actions[2]} and {actions[3]} actions" in page
+    assert f"{sizes[0]}, {sizes[1]}, {sizes[2]} and {sizes[3]} entries" in page
