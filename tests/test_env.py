@@ -30,7 +30,7 @@ SEED = 20261207
 def random_play(e, rng: np.random.Generator, stop_after: int | None = None) -> int:
     """Play uniformly random legal actions until the game ends (or `stop_after` decisions)."""
     n = 0
-    for agent in e.agent_iter():
+    for _ in e.agent_iter():
         obs, _, term, trunc, _ = e.last()
         if term or trunc:
             e.step(None)

@@ -71,7 +71,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             "observation": spaces.Box(OBS_LOW, OBS_HIGH, (self.layout.size,), np.int64),
             "action_mask": spaces.Box(0, 1, (n,), np.int8),
         })
-        self.seed: int | None = None
+        self.master_seed: int | None = None
         self.deal = 0
         self.state: GameState | None = None
         self._legal: list[int] = []
@@ -86,9 +86,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     # -- the game --------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self.seed, self.deal = int(seed), 0
-        elif self.seed is None:
-            self.seed, self.deal = secrets.randbits(63), 0
+            self.master_seed, self.deal = int(seed), 0
+        elif self.master_seed is None:
+            self.master_seed, self.deal = secrets.randbits(63), 0
         else:
             self.deal += 1
         if options and "deal" in options:
@@ -101,7 +101,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
         meta = GameMeta(game=self.deal, deal=self.deal)
         self._steps = game_steps(self.game, self.players, meta,
-                                 KeyedShuffles(self.seed, self.players, self.deal))
+                                 KeyedShuffles(self.master_seed, self.players, self.deal))
         self.state = None
         self._play_on(next(self._steps))
 
@@ -187,7 +187,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         return "\n".join(lines)
 
     def close(self) -> None:
-        self._steps = None  # type: ignore[assignment]
+        steps = getattr(self, "_steps", None)
+        if steps is not None:
+            steps.close()
 
 
 def env(players: int = 5, config: GameDefinition | str | Path | None = None,

@@ -1,7 +1,8 @@
 """The one game loop: setup, rounds, scoring (docs/rules.md §1–§2, kernel-contract.md trace order).
 
 Chance outcomes and choices come from a `Table`: replay reads and checks them from a trace,
-self-play draws them. The loop itself holds no random generator.
+self-play draws them. `game_steps` is the same loop for a caller that is asked for each decision
+instead (the agent environment, simcell/env/). The loop itself holds no random generator.
 """
 
 from __future__ import annotations
