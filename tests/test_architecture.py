@@ -60,7 +60,8 @@ TOOL_USES = {"tune": ("compare",)}
 # third-party modules only some rooms may import
 ONLY_IN = {"numba": NUMBA_LAYER, "llvmlite": NUMBA_LAYER, "tomllib": ("config",),
            "starlette": ("studio",), "uvicorn": ("studio",),
-           "pettingzoo": ("env",), "gymnasium": ("env",)}
+           "pettingzoo": ("env",), "gymnasium": ("env",), "pyspiel": ("env",),
+           "open_spiel": ("env",)}
 
 
 def room_of(path: Path) -> str:
