@@ -78,3 +78,48 @@ def test_kernel_games_through_the_openspiel_game_give_the_same_records(
         assert diffs == [], f"{players}p game {g}: {diffs[:5]}"
         shares = [float(r["win_share"]) for r in traced.players]
         assert state.returns() == pytest.approx(shares)
+
+
+def mid_game(players: int, moves: int, seed: int):
+    game = pyspiel.load_game(SHORT_NAME, {"players": players})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    while state.is_chance_node() or state.move_number() < moves:
+        if state.is_chance_node():
+            state.apply_action(int(rng.choice([o for o, _ in state.chance_outcomes()])))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    return game, state
+
+
+def test_a_resampled_state_looks_the_same_to_the_player() -> None:
+    """Information-set search draws states the player cannot tell apart: its observation, its
+    legal actions and its information state are the same; what is hidden from it changes."""
+    from simcell.env.observation import observe
+
+    game, state = mid_game(3, 60, 1)
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    moved = set()
+    for _ in range(8):
+        other = state.resample_from_infostate(player, sampler)
+        for seat in range(3):
+            same = np.array_equal(observe(other.table, seat, game.layout),
+                                  observe(state.table, seat, game.layout))
+            assert same or seat != player
+        assert other.legal_actions() == state.legal_actions()
+        assert other.information_state_string(player) == state.information_state_string(player)
+        moved |= {p.seat for p, q in zip(other.table.seats, state.table.seats) if p.hand != q.hand}
+        moved |= {"deck"} if other.table.deck != state.table.deck else set()
+    assert player not in moved and {"deck"} < moved and len(moved) >= 2
+
+
+def test_openspiels_information_set_mcts_plays_the_game() -> None:
+    """OpenSpiel's own ISMCTSBot, unchanged, chooses a legal action (a small budget: each
+    simulation plays a random game to its end in plain Python)."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game, state = mid_game(3, 60, 2)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 4, random_state=np.random.RandomState(0))
+    assert bot.step(state) in state.legal_actions()

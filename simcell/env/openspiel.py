@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import random
 from pathlib import Path
 
 import numpy as np
@@ -196,6 +197,39 @@ class CytosisState(pyspiel.State):
 
     def information_state_string(self, player: int | None = None) -> str:
         return self.seen[self.current_player() if player is None else player]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler=None) -> CytosisState:
+        """A state `player_id` cannot tell from this one, its hidden parts drawn again: the
+        rivals' hidden cards (their hands less the cards they bought) and the deck dealt anew from
+        all of them, the event deck and the set-aside events, and at 2 players which
+        Detoxification cards were removed. Used by OpenSpiel's information-set MCTS."""
+        if probability_sampler is None:
+            rng = random.Random()
+        else:
+            rng = random.Random(int(probability_sampler() * 2**53))
+        out = self.clone()
+        t = out.table
+        rivals = [p for p in t.seats if p.seat != player_id]
+        hidden = {p.seat: sorted(p.hand - set(p.bought)) for p in rivals}
+        pool = list(t.deck) + [c for cards in hidden.values() for c in cards]
+        if t.detox_removed:
+            detox = [c for c in pool if t.cards[c].type == "detox"] + list(t.detox_removed)
+            rng.shuffle(detox)
+            removed = detox[: len(t.detox_removed)]
+            pool = [c for c in pool if t.cards[c].type != "detox"] + detox[len(removed):]
+            t.detox_removed = removed
+        rng.shuffle(pool)
+        for p in rivals:
+            n = len(hidden[p.seat])
+            p.hand = (p.hand - set(hidden[p.seat])) | set(pool[:n])
+            if p.returned is None:
+                p.dealt = sorted(p.hand)
+            pool = pool[n:]
+        t.deck = pool
+        events = list(t.event_deck) + list(t.events_set_aside)
+        rng.shuffle(events)
+        t.event_deck, t.events_set_aside = events[: len(t.event_deck)], events[len(t.event_deck):]
+        return out
 
     def __str__(self) -> str:
         t = self.table
