@@ -6,8 +6,8 @@ a shuffle. It steps the same referee functions in the same order, and a step tha
 (the deal, the returns' shuffle, Phase 2's reshuffle) runs on a copy: where a shuffle's order is
 not yet known, the step is abandoned and the game becomes a chance node that draws the shuffled
 ids one at a time, uniformly among those left; the step then runs again with the order known.
-tests/test_env.py checks the order against the PettingZoo environment, whose loop is the referee's
-own.
+tests/test_openspiel.py plays kernel games through it, the kernel's orders drawn at its chance
+nodes, and gets the kernel's records.
 
 Players' actions are the PettingZoo environment's action indices (`actions.ActionTable`); chance
 outcomes are card, event, goal or epigenetic ids. A turn with one legal action is played at once.
