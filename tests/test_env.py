@@ -160,8 +160,8 @@ def game_states(players: int, rules: dict, samples: int = 6):
         for stop in np.linspace(1, 150 if players > 2 else 90, samples).astype(int):
             e.reset(seed=SEED + g)
             random_play(e, rng, stop_after=int(stop))
-            if e.state is not None and e.legal_codes():
-                out.append(e.state)
+            if e.table is not None and e.legal_codes():
+                out.append(e.table)
     return out
 
 
@@ -175,7 +175,7 @@ def test_hidden_information_never_moves_an_observation(players: int, rules: dict
     layout = e.layout
 
     def see(state, seat):
-        e.state = state
+        e.table = state
         return e.observe(f"player_{seat}")["observation"]
 
     def leaky_hands(state, seat):  # every hand, not the observer's alone

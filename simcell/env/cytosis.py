@@ -73,7 +73,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         })
         self.master_seed: int | None = None
         self.deal = 0
-        self.state: GameState | None = None
+        self.table: GameState | None = None  # the referee's state of the game in play
         self._legal: list[int] = []
 
     # -- spaces ----------------------------------------------------------------------------
@@ -102,7 +102,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         meta = GameMeta(game=self.deal, deal=self.deal)
         self._steps = game_steps(self.game, self.players, meta,
                                  KeyedShuffles(self.master_seed, self.players, self.deal))
-        self.state = None
+        self.table = None
         self._play_on(next(self._steps))
 
     def step(self, action: int | None) -> None:
@@ -112,8 +112,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             return
         code = self.actions.code(int(action))
         if code not in self._legal:
-            assert self.state is not None
-            text = describe_action(self.game, code, self.state.goals_in_play)
+            assert self.table is not None
+            text = describe_action(self.game, code, self.table.goals_in_play)
             raise ValueError(f"{agent} may not {text} (action {int(action)}) now")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
@@ -124,23 +124,23 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         try:
             return self._steps.send(code)
         except StopIteration as end:
-            self.state = end.value
+            self.table = end.value
             return None
 
     def _play_on(self, pending: tuple[GameState, list[int]] | None) -> None:
         """Play automatic turns until a seat has a choice; at the end, score the game."""
         while pending is not None:
-            self.state, legal = pending
+            self.table, legal = pending
             if len(legal) > 1:
                 self._legal = legal
-                self.agent_selection = self.possible_agents[self.state.to_move]
+                self.agent_selection = self.possible_agents[self.table.to_move]
                 return
             pending = self._send(legal[0])
         self._legal = []
         self._finish()
 
     def _finish(self) -> None:
-        state = self.state
+        state = self.table
         assert state is not None
         won = winners(state)
         for seat, agent in enumerate(self.possible_agents):
@@ -154,19 +154,19 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
     def records(self) -> RefereeResult:
         """The finished game's records, field for field the kernel's (docs/runs.md)."""
-        if self.state is None or self._legal or not all(self.terminations.values()):
+        if self.table is None or self._legal or not all(self.terminations.values()):
             raise RuntimeError("the game is not over")
-        return build_result(self.state)
+        return build_result(self.table)
 
     # -- what a seat sees ------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.state is not None
+        assert self.table is not None
         seat = self.possible_agents.index(agent)
         mask = np.zeros(len(self.actions), np.int8)
         if agent == self.agent_selection:
             for code in self._legal:
                 mask[self.actions.index(code)] = 1
-        return {"observation": observe(self.state, seat, self.layout), "action_mask": mask}
+        return {"observation": observe(self.table, seat, self.layout), "action_mask": mask}
 
     def legal_codes(self) -> list[int]:
         """The action codes the seat to move may choose (ascending), as the referee lists them."""
@@ -175,7 +175,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        state = self.state
+        state = self.table
         assert state is not None
         lines = [f"round {state.round}/{state.rounds}, {state.phase}, to move: {state.to_move}"]
         for p in state.seats:
