@@ -25,6 +25,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "policies": ("simcell.vocabulary", "simcell.kernel", "simcell.policies"),
     "play": ("simcell.vocabulary", "simcell.kernel", "simcell.policies", "simcell.play"),
     "referee": ("simcell.vocabulary", "simcell.referee", "simcell.config.model"),
+    # the agent environment: the referee's game loop, dealt as the kernel deals (docs/env.md)
+    "env": ("simcell.vocabulary", "simcell.config", "simcell.referee", "simcell.env"),
     "config": ("simcell.vocabulary", "simcell.config", "simcell.kernel.state",
                "simcell.policies.registry"),
     "reports": ("simcell.vocabulary", "simcell.reports", "simcell.files"),
@@ -57,7 +59,9 @@ TOOLS = ("compare", "sweep", "seats", "calibrate", "probe", "exploit", "fit", "l
 TOOL_USES = {"tune": ("compare",)}
 # third-party modules only some rooms may import
 ONLY_IN = {"numba": NUMBA_LAYER, "llvmlite": NUMBA_LAYER, "tomllib": ("config",),
-           "starlette": ("studio",), "uvicorn": ("studio",)}
+           "starlette": ("studio",), "uvicorn": ("studio",),
+           "pettingzoo": ("env",), "gymnasium": ("env",), "pyspiel": ("env",),
+           "open_spiel": ("env",)}
 
 
 def room_of(path: Path) -> str:

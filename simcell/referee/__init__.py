@@ -5,6 +5,7 @@ Public API:
     replay(game, players, trace, meta) -> RefereeResult
     format_log(game, players, result) -> str
     play_random_game(game, players, rng, meta) -> list[int]
+    game_steps(game, players, meta, shuffle): the game loop as a generator of decisions
     legal_actions(state) -> list[int];  apply(state, code)
 """
 
@@ -12,7 +13,7 @@ from simcell.referee.actions import describe_action
 from simcell.referee.errors import RefereeError
 from simcell.referee.legal import legal_actions
 from simcell.referee.log import format_log
-from simcell.referee.play import Table, play_game
+from simcell.referee.play import Table, game_steps, play_game
 from simcell.referee.records import RefereeResult, record_sizes
 from simcell.referee.replay import replay, replay_game
 from simcell.referee.resolve import apply
@@ -28,6 +29,7 @@ __all__ = [
     "apply",
     "describe_action",
     "format_log",
+    "game_steps",
     "legal_actions",
     "new_game_state",
     "play_game",
