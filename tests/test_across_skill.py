@@ -41,6 +41,28 @@ def test_the_mark_of_a_verdict_over_rungs():
     assert mark({"planner": out, "rollout": INCONCLUSIVE}) == (INCONCLUSIVE, "inconclusive under rollout")
 
 
+def test_figures_further_apart_than_their_band_depend_on_skill():
+    from simcell.reports.across_skill import sizes_apart
+    from simcell.reports.intervals import Estimate
+
+    def fig(value, half, band=1.0):
+        e = Estimate(value, half / 1.96, 0, bounds=(value - half, value + half))
+        return (e, INCONCLUSIVE, band, e)
+
+    # the planner's -4.3 against the fitted field's -1.0 at the band's edge: about the bots
+    text = sizes_apart({"planner": fig(-4.3, 0.15), "fitted": fig(-1.0, 0.5)})
+    assert text.startswith("-4.3 pp under planner, -1.0 under fitted: 3.3 pp apart"), text
+    # the same figure twice (an A/A pair) is never apart, however narrow
+    assert sizes_apart({"planner": fig(-2.0, 0.1), "fitted": fig(-2.0, 0.1)}) == ""
+    # apart by more than the band, but not beyond the intervals: not decided
+    assert sizes_apart({"planner": fig(-4.3, 0.15), "rollout": fig(-1.0, 2.6)}) == ""
+    # apart by less than the band, however precise
+    assert sizes_apart({"planner": fig(-1.9, 0.05), "fitted": fig(-1.0, 0.05)}) == ""
+    # any pair decides it: here the second and third
+    assert sizes_apart({"rollout": fig(-1.0, 3.0), "fitted": fig(2.0, 0.3), "planner": fig(0.0, 0.3)}
+                       ).startswith("+2.0 pp under fitted, +0.0 under planner")
+
+
 def test_rungs_are_checked_like_every_config_key(tmp_path):
     path = tmp_path / "c.toml"
     path.write_text(CONFIG.format(games=100, report='rungs = ["planner", "rollot"]'))

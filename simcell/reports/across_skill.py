@@ -48,6 +48,25 @@ def mark(verdicts: dict[str, str]) -> tuple[str, str]:
     return INCONCLUSIVE, "inconclusive under " + ", ".join(r for r, v in verdicts.items() if v == INCONCLUSIVE)
 
 
+def sizes_apart(figures: dict[str, tuple[Estimate, str, float, Estimate]]) -> str:
+    """For a verdict no two rungs contradict: the first pair of rungs whose figures differ by
+    more than the figure's band, read from the intervals its verdicts are read from (the rungs
+    play different bots, so their figures are independent estimates: the difference's half
+    width is the root sum of squares), as the mark's words; "" when none does. A finding whose
+    size moves by more than its band between two rungs is about the bots whatever each rung's
+    own verdict, as compare's "moved" is about a change."""
+    names = list(figures)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            (_, _, band, da), (_, _, _, db) = figures[a], figures[b]
+            half = np.hypot((da.high - da.low) / 2, (db.high - db.low) / 2)
+            gap = da.value - db.value
+            if np.isfinite(half) and abs(gap) - half > band:
+                return (f"{da.value:+.1f} pp under {a}, {db.value:+.1f} under {b}: "
+                        f"{abs(gap):.1f} pp apart (more than the ±{band:g} band beyond their intervals)")
+    return ""
+
+
 def _segment(run: RunData, players: int) -> SegmentInfo | None:
     return next((s for s in run.segments if s.players == players and s.field == 0), None)
 
@@ -173,6 +192,10 @@ def rows(run: RunData) -> tuple[pd.DataFrame, dict | None]:
                 row[f"{rung}_value"], row[f"{rung}_low"], row[f"{rung}_high"] = e.value, e.low, e.high
                 row[f"{rung}_verdict"] = verdicts[rung] = v
             row["across_skill"], row["how"] = mark(verdicts)
+            if row["across_skill"] == INCONCLUSIVE:
+                apart = sizes_apart({r: figs[label] for r, figs in by_rung.items()})
+                if apart:
+                    row["across_skill"], row["how"] = SKILL_DEPENDENT, apart
             row["to_settle"] = (_left_to_settle(row, by_rung, label, games)
                                 if row["across_skill"] == INCONCLUSIVE else "")
             out.append(row)

@@ -30,8 +30,9 @@ def build(run: RunData) -> Section:
         f"{f'; {own} is the run itself' if own else ''}): every seat's win share, each card type "
         "against the average card and each card out of band within its type. **Holds**: the same "
         "conclusive verdict on every rung (a statement about the game); **skill-dependent**: two "
-        "rungs disagree (a statement about the bots, not the game); **inconclusive**: no two rungs "
-        f"disagree, but one cannot decide at its games. Cost: {cost_text(plan)}.")
+        "rungs disagree, or their figures lie further apart than the band beyond their intervals "
+        "(a statement about the bots, not the game); **inconclusive**: no two rungs disagree, but "
+        f"one cannot decide at its games. Cost: {cost_text(plan)}.")
     undecided = df[df["across_skill"] == INCONCLUSIVE]
     if len(undecided):
         edge = undecided["to_settle"].str.contains("band's edge")
@@ -49,7 +50,8 @@ def build(run: RunData) -> Section:
         if f"{r}_value" in df:
             shown[r] = [f"{interval_text(v, lo, hi, 1, True)} {verdict_word(w)}" if pd.notna(v) else ""
                         for v, lo, hi, w in zip(df[f"{r}_value"], df[f"{r}_low"], df[f"{r}_high"], df[f"{r}_verdict"])]
-    shown["across skill"] = df["across_skill"]
+    shown["across skill"] = [f"{m}: {h}" if m == SKILL_DEPENDENT and "apart" in h else m
+                             for m, h in zip(df["across_skill"], df["how"])]
     shown["to settle"] = df["to_settle"]
     # printed: the verdicts out of band under some rung (holding, or depending on the bots); those
     # out of band under none (in band, or in band where not undecided) are folded beneath and in
