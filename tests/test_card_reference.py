@@ -57,6 +57,20 @@ def test_the_reference_is_the_mean_of_cards_close_together():
     assert np.allclose(ref, plain, atol=2e-4)
 
 
+def test_the_reference_does_not_jump_where_the_other_cards_fall_into_two_groups():
+    """The other cards of a type at -1.9, -0.9, +2.0 and +3.0 pp (the shipped Protein Hormone
+    Receptors at 5 players): each moved by at most 0.1 pp, the reference moves by about as much.
+    A fixed point iterated from their median went to -1.2 pp one way and +2.3 the other."""
+    scale = cs.reference_scale(BAND)
+    types = np.zeros(5, np.int64)
+    a = np.array([0.0017, 0.01969, 0.03021, -0.00938, -0.01922])
+    b = np.array([0.0029, 0.02082, 0.02997, -0.00926, -0.01972])
+    ra, rb = cs.type_reference(a, types, scale)[0], cs.type_reference(b, types, scale)[0]
+    assert abs(ra - rb) < 0.002, (ra, rb)
+    # and the reference stays inside the middle of those cards
+    assert -0.005 < ra < 0.01, ra
+
+
 def test_contrast_intervals_cover_with_an_outlier_in_the_type():
     """Coverage of the 95% contrast intervals over 300 replicates, every card of a six-card type,
     one of them 20 pp stronger: the biweight reference keeps the jackknife right (within the
