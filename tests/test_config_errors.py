@@ -524,6 +524,10 @@ CASES = [
          ("unknown value 'snake'", "allowed: 'clockwise', 'snake_pass', 'snake_round'")),
     Case("placement-order-not-a-word", '\n[rules]\nplacement_order = 2\n', "run",
          "rules.placement_order", ("must be a string, got int 2",)),
+    Case("starting-hp-too-short", '\n[rules]\nstarting_hp_by_seat = [0, 1, 2]\n', "run",
+         "rules.starting_hp_by_seat", ("needs at least 5 item(s), got 3",)),
+    Case("starting-hp-negative", '\n[rules]\nstarting_hp_by_seat = [0, 0, 0, 0, -1]\n', "run",
+         "rules.starting_hp_by_seat", ("must be at least 0, got -1",)),
     Case("laureates-once-each-not-a-bool", '\n[rules]\nlaureates_once_each = "yes"\n', "run",
          "rules.laureates_once_each", ("must be true or false, got string 'yes'",)),
     # fields and policies

@@ -49,6 +49,7 @@ from simcell.vocabulary import (
     SRC_GOAL_BONUS,
     SRC_GOAL_MARKER,
     SRC_RECEPTOR_BONUS,
+    SRC_START,
     STEROID_HORMONE,
     STEROID_RECEPTOR,
     decode_action,
@@ -1075,6 +1076,25 @@ def test_additional_resource_kept_at_setup_resolves_at_step_six():
     assert flow(st, 1, "gain_additional_resource") == R(mrna=2, protein=1, atp=4)
     assert st.completed.tolist() == [0, 0]
     assert st.g[G_ROUND] == 1 and st.g[G_PHASE] == PH_PLACE and st.g[G_TO_MOVE] == 0
+
+
+def test_starting_hp_by_seat_is_scored_at_setup_step_four_as_its_own_source():
+    assert GAME.rules.starting_hp_by_seat == (0, 0, 0, 0, 0)
+    gt = tables(3, starting_hp_by_seat=(0, 2, 5, 7, 9, 11))  # values past the seats are unused
+    st = new_state(gt, 0)
+    reset_state(st, gt, SEED, 0, False)
+    setup_game(st, gt)
+    assert st.hp.sum() == 0
+    for _ in range(3):
+        h = int(st.hand[int(st.g[G_TO_MOVE])])
+        apply_return(st, gt, (h & -h).bit_length() - 1)
+    assert st.hp[:, SRC_START].tolist() == [0, 2, 5]  # with the starting ATP
+    assert st.hp.sum(axis=1).tolist() == [0, 2, 5]
+    for _ in range(3):
+        apply_combo(st, gt, 0)
+    finish_round(st, gt)
+    assert st.hp_round[:, 0].tolist() == [int(st.hp[s].sum()) for s in range(3)]
+    assert (st.hp_round[:, 0] >= [0, 2, 5]).all()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -65,6 +65,7 @@ def parity_cases():
         "laureates-once-snake-barred": with_rules(base, laureates_once_each=True,
                                                   placement_order="snake_round",
                                                   laureates_holder_may_take=False),
+        "starting-hp": with_rules(base, starting_hp_by_seat=(0, 1, 2, 3, 4)),
         "all-options": with_rules(
             base, epigenetic=True, supply_limited=True, grey_per_player=2, turn_order="rotate",
             laureates_holder_may_take=False, two_player_remove_detox=True,
@@ -101,7 +102,8 @@ PLANNER_CASES = [
     (name, changes, p)
     for name, changes in (("laureates-once", {"laureates_once_each": True}),
                           ("snake-round", {"placement_order": "snake_round"}),
-                          ("snake-pass", {"placement_order": "snake_pass"}))
+                          ("snake-pass", {"placement_order": "snake_pass"}),
+                          ("starting-hp", {"starting_hp_by_seat": (0, 1, 2, 3, 4)}))
     for p in (2, 5)
 ]
 

@@ -261,6 +261,7 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         n_fixed_pad=n_fixed_pad,
         slot_prices=np.array(b.slot_prices, i32),
         starting_atp=np.array(b.starting_atp[:players], i32),
+        starting_hp=np.array(r.starting_hp_by_seat[:players], i32),
         combos=np.array([[RESOURCES.index(x) for x in c] for c in b.combos], i32),
         supply=np.array(b.supply, i32),
         budding=budding,

@@ -115,6 +115,8 @@ def parse_rules(t: Table) -> Rules:
         tie_rule=t.take("tie_rule", str, choices=RULE_CHOICES["tie_rule"]),
         placement_order=t.take("placement_order", str, choices=RULE_CHOICES["placement_order"]),
         laureates_once_each=t.take("laureates_once_each", bool),
+        starting_hp_by_seat=tuple(
+            t.take_list("starting_hp_by_seat", int, minimum=0, min_length=MAX_PLAYERS)),
     )
     t.finish()
     return rules

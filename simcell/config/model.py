@@ -153,6 +153,7 @@ class Rules:
     tie_rule: str
     placement_order: str
     laureates_once_each: bool
+    starting_hp_by_seat: tuple[int, ...]  # by seat
 
     def settings(self) -> list[tuple[str, object]]:
         """(name, value) of every switch, in declaration order."""

@@ -132,6 +132,7 @@ class GameTables(NamedTuple):
     n_fixed_pad: int  # rows, rounded up to a multiple of vocabulary.LEGAL_SLACK
     slot_prices: np.ndarray  # int32[slot] -> ATP price
     starting_atp: np.ndarray  # int32[seat]
+    starting_hp: np.ndarray  # int32[seat] (rules.starting_hp_by_seat)
     combos: np.ndarray  # int32[combo, 2] -> the two resources
     supply: np.ndarray  # int32[resource] -> component count
     budding: np.ndarray  # int32[organelle] -> budding locations (rough, smooth, golgi)

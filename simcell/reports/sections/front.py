@@ -157,6 +157,8 @@ def _rules_words(rules: dict) -> str:
         words.append("2 players: Detoxification cards removed")
     if rules.get("laureates_once_each"):  # runs before the switch have none
         words.insert(2, "no second Laureates visit until every player has made one")
+    if any(rules.get("starting_hp_by_seat", ())):
+        words.insert(2, f"starting HP by seat {list(rules['starting_hp_by_seat'])}")
     order = rules.get("placement_order", "clockwise")
     if order != "clockwise":
         words.insert(1, {"snake_round": "placement order reversed every other round",

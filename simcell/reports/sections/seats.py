@@ -52,7 +52,9 @@ def rule_settings(run: RunData) -> str:
             f"{str(r['laureates_holder_may_take']).lower()}, turn order `{r['turn_order']}`"
             + (f", placement order `{r['placement_order']}`"
                if r.get("placement_order", "clockwise") != "clockwise" else "")
-            + (", Laureates once each until all have visited" if r.get("laureates_once_each") else ""))
+            + (", Laureates once each until all have visited" if r.get("laureates_once_each") else "")
+            + (f", starting HP by seat {list(r['starting_hp_by_seat'])}"
+               if any(r.get("starting_hp_by_seat", ())) else ""))
 
 
 def _figure(figs: list[SeatFigures], run: RunData):
