@@ -528,6 +528,10 @@ CASES = [
          "rules.starting_hp_by_seat", ("needs at least 5 item(s), got 3",)),
     Case("starting-hp-negative", '\n[rules]\nstarting_hp_by_seat = [0, 0, 0, 0, -1]\n', "run",
          "rules.starting_hp_by_seat", ("must be at least 0, got -1",)),
+    Case("first-marker-hp-negative", '\n[rules]\nfirst_marker_hp = [3, -1]\n', "run",
+         "rules.first_marker_hp", ("item 1 must be at least 0, got -1",)),
+    Case("first-marker-hp-not-a-list", '\n[rules]\nfirst_marker_hp = 2\n', "run",
+         "rules.first_marker_hp", ("must be an array, got int 2",)),
     Case("laureates-once-each-not-a-bool", '\n[rules]\nlaureates_once_each = "yes"\n', "run",
          "rules.laureates_once_each", ("must be true or false, got string 'yes'",)),
     # fields and policies

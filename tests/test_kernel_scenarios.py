@@ -900,6 +900,22 @@ def test_laureates_holder_may_not_take_when_the_option_is_off():
     assert options(st, gt, 0, "laureates") == [(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)]
 
 
+def test_first_marker_hp_by_claim_order_falls_with_the_goal_cards_already_claimed():
+    assert GAME.rules.first_marker_hp == () and GAME.first_marker_hp(4) == 3  # the board's 3
+    st, gt = scenario(players=3, first_marker_hp=(3, 1))  # 4 goals; the last value repeats
+    play(st, gt, 0, place("laureates", 1))  # the game's first claim: goal 0
+    assert st.hp[0, SRC_GOAL_MARKER] == 3
+    st.spot_occ[:] = -1
+    play(st, gt, 1, place("laureates", 1))  # a second marker on goal 0 scores nothing
+    assert st.hp[1, SRC_GOAL_MARKER] == 0
+    st.spot_occ[:] = -1
+    play(st, gt, 1, place("laureates", 3))  # the second goal card claimed
+    assert st.hp[1, SRC_GOAL_MARKER] == 1
+    st.spot_occ[:] = -1
+    play(st, gt, 2, place("laureates", 4))  # the third: the last value again
+    assert st.hp[:, SRC_GOAL_MARKER].tolist() == [3, 1, 1]
+
+
 def test_laureates_once_each_no_second_visit_until_every_player_has_visited():
     st, gt = scenario(players=3, laureates_once_each=True)
     assert options(st, gt, 0, "laureates") == [(k, 0, 0) for k in range(5)]

@@ -219,7 +219,7 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         grey_per_player=r.grey_per_player,
         vesicles=b.vesicles_per_player,
         markers=b.goal_markers_per_player,
-        first_marker_hp=b.first_marker_hp,
+        first_marker_hp=np.array([game.first_marker_hp(k) for k in range(max(b.goals_revealed[pi], 1))], i32),
         max_markers_per_goal=b.max_markers_per_goal,
         cards_dealt=b.cards_dealt,
         detox_removed=b.two_player_detox_removed if (players == 2 and r.two_player_remove_detox) else 0,

@@ -117,6 +117,7 @@ def parse_rules(t: Table) -> Rules:
         laureates_once_each=t.take("laureates_once_each", bool),
         starting_hp_by_seat=tuple(
             t.take_list("starting_hp_by_seat", int, minimum=0, min_length=MAX_PLAYERS)),
+        first_marker_hp=tuple(t.take_list("first_marker_hp", int, minimum=0)),
     )
     t.finish()
     return rules

@@ -86,7 +86,7 @@ class GameTables(NamedTuple):
     grey_per_player: int
     vesicles: int  # Transport Vesicle disks per player
     markers: int  # goal markers per player
-    first_marker_hp: int
+    first_marker_hp: np.ndarray  # int32[goal cards already claimed] -> HP of the next first marker
     max_markers_per_goal: int
     cards_dealt: int
     detox_removed: int  # Detoxification cards removed at setup (0 unless 2 players + option)

@@ -67,6 +67,7 @@ class _Writer:
             + (", laureates_once_each=True" if rules.laureates_once_each else "")
             + (f", starting_hp_by_seat={list(rules.starting_hp_by_seat)}"
                if any(rules.starting_hp_by_seat) else "")
+            + (f", first_marker_hp={list(rules.first_marker_hp)}" if rules.first_marker_hp else "")
         )
         self.out.append("")
         self.out.append("== Setup ==")

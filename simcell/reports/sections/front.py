@@ -159,6 +159,8 @@ def _rules_words(rules: dict) -> str:
         words.insert(2, "no second Laureates visit until every player has made one")
     if any(rules.get("starting_hp_by_seat", ())):
         words.insert(2, f"starting HP by seat {list(rules['starting_hp_by_seat'])}")
+    if rules.get("first_marker_hp"):
+        words.insert(2, f"first goal markers worth {list(rules['first_marker_hp'])} HP by claim order")
     order = rules.get("placement_order", "clockwise")
     if order != "clockwise":
         words.insert(1, {"snake_round": "placement order reversed every other round",

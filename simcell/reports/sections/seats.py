@@ -54,7 +54,9 @@ def rule_settings(run: RunData) -> str:
                if r.get("placement_order", "clockwise") != "clockwise" else "")
             + (", Laureates once each until all have visited" if r.get("laureates_once_each") else "")
             + (f", starting HP by seat {list(r['starting_hp_by_seat'])}"
-               if any(r.get("starting_hp_by_seat", ())) else ""))
+               if any(r.get("starting_hp_by_seat", ())) else "")
+            + (f", first goal markers {list(r['first_marker_hp'])} HP by claim order"
+               if r.get("first_marker_hp") else ""))
 
 
 def _figure(figs: list[SeatFigures], run: RunData):
