@@ -532,6 +532,10 @@ CASES = [
          "rules.first_marker_hp", ("item 1 must be at least 0, got -1",)),
     Case("first-marker-hp-not-a-list", '\n[rules]\nfirst_marker_hp = 2\n', "run",
          "rules.first_marker_hp", ("must be an array, got int 2",)),
+    Case("goals-open-round-zero", '\n[rules]\ngoals_open_round = 0\n', "run",
+         "rules.goals_open_round", ("must be at least 1, got 0",)),
+    Case("goals-open-round-not-whole", '\n[rules]\ngoals_open_round = 2.5\n', "run",
+         "rules.goals_open_round", ("must be an integer, got float 2.5",)),
     Case("laureates-once-each-not-a-bool", '\n[rules]\nlaureates_once_each = "yes"\n', "run",
          "rules.laureates_once_each", ("must be true or false, got string 'yes'",)),
     # fields and policies

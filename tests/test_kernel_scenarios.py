@@ -916,6 +916,20 @@ def test_first_marker_hp_by_claim_order_falls_with_the_goal_cards_already_claime
     assert st.hp[:, SRC_GOAL_MARKER].tolist() == [3, 1, 1]
 
 
+def test_goals_open_round_no_goal_marker_before_that_round():
+    assert GAME.rules.goals_open_round == 1
+    st, gt = scenario(players=2, goals_open_round=3)
+    assert options(st, gt, 0, "laureates") == [(0, 0, 0)]  # round 1: the ATP only
+    assert options(st, gt, 0, "laureates", grey=True) == [(0, 0, 0)]
+    finish_round(st, gt)
+    assert st.g[G_ROUND] == 2 and options(st, gt, 1, "laureates") == [(0, 0, 0)]
+    finish_round(st, gt)
+    assert st.g[G_ROUND] == 3
+    assert options(st, gt, 0, "laureates") == [(k, 0, 0) for k in range(4)]  # open from round 3
+    play(st, gt, 0, place("laureates", 2))
+    assert st.hp[0, SRC_GOAL_MARKER] == 3 and st.goal_round[1, 0] == 3
+
+
 def test_laureates_once_each_no_second_visit_until_every_player_has_visited():
     st, gt = scenario(players=3, laureates_once_each=True)
     assert options(st, gt, 0, "laureates") == [(k, 0, 0) for k in range(5)]

@@ -67,6 +67,7 @@ def parity_cases():
                                                   laureates_holder_may_take=False),
         "starting-hp": with_rules(base, starting_hp_by_seat=(0, 1, 2, 3, 4)),
         "first-marker-falling": with_rules(base, first_marker_hp=(4, 2, 0)),
+        "goals-open-round-4": with_rules(base, goals_open_round=4),
         "all-options": with_rules(
             base, epigenetic=True, supply_limited=True, grey_per_player=2, turn_order="rotate",
             laureates_holder_may_take=False, two_player_remove_detox=True,
@@ -105,7 +106,8 @@ PLANNER_CASES = [
                           ("snake-round", {"placement_order": "snake_round"}),
                           ("snake-pass", {"placement_order": "snake_pass"}),
                           ("starting-hp", {"starting_hp_by_seat": (0, 1, 2, 3, 4)}),
-                          ("first-marker-falling", {"first_marker_hp": (4, 2, 0)}))
+                          ("first-marker-falling", {"first_marker_hp": (4, 2, 0)}),
+                          ("goals-open-round-4", {"goals_open_round": 4}))
     for p in (2, 5)
 ]
 

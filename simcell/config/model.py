@@ -155,6 +155,7 @@ class Rules:
     laureates_once_each: bool
     starting_hp_by_seat: tuple[int, ...]  # by seat
     first_marker_hp: tuple[int, ...]  # by claim order, the last repeating; () = the board's value
+    goals_open_round: int  # no goal marker placed before this round
 
     def settings(self) -> list[tuple[str, object]]:
         """(name, value) of every switch, in declaration order."""

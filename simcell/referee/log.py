@@ -68,6 +68,7 @@ class _Writer:
             + (f", starting_hp_by_seat={list(rules.starting_hp_by_seat)}"
                if any(rules.starting_hp_by_seat) else "")
             + (f", first_marker_hp={list(rules.first_marker_hp)}" if rules.first_marker_hp else "")
+            + (f", goals_open_round={rules.goals_open_round}" if rules.goals_open_round != 1 else "")
         )
         self.out.append("")
         self.out.append("== Setup ==")

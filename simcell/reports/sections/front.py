@@ -161,6 +161,8 @@ def _rules_words(rules: dict) -> str:
         words.insert(2, f"starting HP by seat {list(rules['starting_hp_by_seat'])}")
     if rules.get("first_marker_hp"):
         words.insert(2, f"first goal markers worth {list(rules['first_marker_hp'])} HP by claim order")
+    if rules.get("goals_open_round", 1) > 1:
+        words.insert(2, f"goal cards closed until round {rules['goals_open_round']}")
     order = rules.get("placement_order", "clockwise")
     if order != "clockwise":
         words.insert(1, {"snake_round": "placement order reversed every other round",

@@ -56,7 +56,9 @@ def rule_settings(run: RunData) -> str:
             + (f", starting HP by seat {list(r['starting_hp_by_seat'])}"
                if any(r.get("starting_hp_by_seat", ())) else "")
             + (f", first goal markers {list(r['first_marker_hp'])} HP by claim order"
-               if r.get("first_marker_hp") else ""))
+               if r.get("first_marker_hp") else "")
+            + (f", goal cards closed until round {r['goals_open_round']}"
+               if r.get("goals_open_round", 1) > 1 else ""))
 
 
 def _figure(figs: list[SeatFigures], run: RunData):
