@@ -536,6 +536,8 @@ CASES = [
          "rules.goals_open_round", ("must be at least 1, got 0",)),
     Case("goals-open-round-not-whole", '\n[rules]\ngoals_open_round = 2.5\n', "run",
          "rules.goals_open_round", ("must be an integer, got float 2.5",)),
+    Case("laureates-marker-only-not-a-bool", '\n[rules]\nlaureates_marker_only = 1\n', "run",
+         "rules.laureates_marker_only", ("must be true or false, got int 1",)),
     Case("laureates-once-each-not-a-bool", '\n[rules]\nlaureates_once_each = "yes"\n', "run",
          "rules.laureates_once_each", ("must be true or false, got string 'yes'",)),
     # fields and policies

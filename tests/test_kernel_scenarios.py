@@ -930,6 +930,19 @@ def test_goals_open_round_no_goal_marker_before_that_round():
     assert st.hp[0, SRC_GOAL_MARKER] == 3 and st.goal_round[1, 0] == 3
 
 
+def test_laureates_marker_only_gives_the_marker_and_the_atp_never_a_goal_marker():
+    assert GAME.rules.laureates_marker_only is False
+    st, gt = scenario(players=3, laureates_marker_only=True)
+    assert options(st, gt, 1, "laureates") == [(0, 0, 0)]
+    assert options(st, gt, 1, "laureates", grey=True) == [(0, 0, 0)]
+    play(st, gt, 0, exhaust(ATP))
+    play(st, gt, 1, place("laureates", 0))
+    assert st.g[G_MARKER] == 1 and st.stock[1].tolist() == R(atp=1)
+    finish_round(st, gt)
+    assert st.g[G_ROUND] == 2 and options(st, gt, 0, "laureates") == [(0, 0, 0)]
+    assert st.markers_left.tolist() == [2, 2, 2] and st.hp.sum() == 0
+
+
 def test_laureates_once_each_no_second_visit_until_every_player_has_visited():
     st, gt = scenario(players=3, laureates_once_each=True)
     assert options(st, gt, 0, "laureates") == [(k, 0, 0) for k in range(5)]

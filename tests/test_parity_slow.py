@@ -26,6 +26,7 @@ VARIANTS = {
     "snake-pass": {"placement_order": "snake_pass"},
     "snake-round": {"placement_order": "snake_round"},
     "laureates-once": {"laureates_once_each": True},
+    "laureates-marker-only": {"laureates_marker_only": True},
     "goals-open-round-4": {"goals_open_round": 4},
     "first-marker-falling": {"first_marker_hp": (4, 2, 0)},
     "starting-hp": {"starting_hp_by_seat": (0, 1, 2, 3, 4)},

@@ -230,6 +230,7 @@ def build_tables(game: GameDefinition, players: int) -> GameTables:
         placement_order=PLACEMENT_ORDERS.index(r.placement_order),
         laureates_once_each=r.laureates_once_each,
         goals_open_round=r.goals_open_round,
+        laureates_marker_only=r.laureates_marker_only,
         max_budding=int(budding.max()),
         max_legal=max_legal,
         fr_setup_atp=layout["gain_setup_atp"],

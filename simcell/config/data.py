@@ -119,6 +119,7 @@ def parse_rules(t: Table) -> Rules:
             t.take_list("starting_hp_by_seat", int, minimum=0, min_length=MAX_PLAYERS)),
         first_marker_hp=tuple(t.take_list("first_marker_hp", int, minimum=0)),
         goals_open_round=whole("goals_open_round"),
+        laureates_marker_only=t.take("laureates_marker_only", bool),
     )
     t.finish()
     return rules

@@ -156,6 +156,7 @@ class Rules:
     starting_hp_by_seat: tuple[int, ...]  # by seat
     first_marker_hp: tuple[int, ...]  # by claim order, the last repeating; () = the board's value
     goals_open_round: int  # no goal marker placed before this round
+    laureates_marker_only: bool  # Laureates offers no goal marker
 
     def settings(self) -> list[tuple[str, object]]:
         """(name, value) of every switch, in declaration order."""

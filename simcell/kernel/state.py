@@ -97,6 +97,7 @@ class GameTables(NamedTuple):
     placement_order: int  # vocabulary.PO_*: clockwise, snake_pass, snake_round
     laureates_once_each: bool  # no second Laureates visit until every seat has made one
     goals_open_round: int  # first round in which a goal marker may be placed
+    laureates_marker_only: bool  # Laureates offers no goal marker
     max_budding: int  # largest budding count over the three organelles
     max_legal: int  # bound on the number of legal actions
     # flow row layout (vocabulary.flow_layout)

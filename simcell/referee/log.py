@@ -69,6 +69,7 @@ class _Writer:
                if any(rules.starting_hp_by_seat) else "")
             + (f", first_marker_hp={list(rules.first_marker_hp)}" if rules.first_marker_hp else "")
             + (f", goals_open_round={rules.goals_open_round}" if rules.goals_open_round != 1 else "")
+            + (", laureates_marker_only=True" if rules.laureates_marker_only else "")
         )
         self.out.append("")
         self.out.append("== Setup ==")

@@ -58,7 +58,8 @@ def rule_settings(run: RunData) -> str:
             + (f", first goal markers {list(r['first_marker_hp'])} HP by claim order"
                if r.get("first_marker_hp") else "")
             + (f", goal cards closed until round {r['goals_open_round']}"
-               if r.get("goals_open_round", 1) > 1 else ""))
+               if r.get("goals_open_round", 1) > 1 else "")
+            + (", Laureates gives no goal marker" if r.get("laureates_marker_only") else ""))
 
 
 def _figure(figs: list[SeatFigures], run: RunData):
