@@ -171,9 +171,10 @@ HP_SOURCES = (
     "goal_bonus",
     "receptor_bonus",
     "event",
+    "start",  # rules.starting_hp_by_seat, at setup
 )
 
-SRC_GOAL_MARKER, SRC_GOAL_BONUS, SRC_RECEPTOR_BONUS, SRC_EVENT = 6, 7, 8, 9
+SRC_GOAL_MARKER, SRC_GOAL_BONUS, SRC_RECEPTOR_BONUS, SRC_EVENT, SRC_START = 6, 7, 8, 9, 10
 
 # Event effect vocabulary (docs/rules.md §6) and hp_if conditions.
 EVENT_EFFECTS = ("location_bonus", "all_gain", "card_discount", "discard_down", "hp_if")
@@ -522,7 +523,8 @@ def game_record_dtype(n_events: int, n_goals_max: int, max_rounds: int) -> list[
 # ---------------------------------------------------------------------------------------------
 # Block aggregates of a run directory (blocks/*.parquet), each summed over the games of a block
 # ---------------------------------------------------------------------------------------------
-RECORD_SCHEMA_VERSION = 2  # 2: each goal marker's card, round and claim order; bonus by goal
+# 2: each goal marker's card, round and claim order; bonus by goal. 3: the HP source "start"
+RECORD_SCHEMA_VERSION = 3
 WIN_SHARE_SCALE = 60  # win shares are 1/k for k <= 5 tied players: x60 is an exact integer
 
 # the names of each aggregate's axes after the block axis (long tables on disk)

@@ -95,6 +95,7 @@ def run_parity(
         counts["enzymes"] += int(traced.players["completed_by_type"][:, 0].sum())
         counts["detox"] += int(traced.players["completed_by_type"][:, 5].sum())
         counts["goal_markers"] += int(traced.players["goal_markers_placed"].sum())
+        counts["laureates"] += int(traced.players["laureates_taken"].sum())
         counts["grey_flasks"] += int(traced.players["grey_used"].sum())
         counts["exhausts"] += int(traced.players["flasks_exhausted"].sum())
         counts["hp_event_losses"] += int((traced.players["hp_by_source"][:, 9] < 0).sum())

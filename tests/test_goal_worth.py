@@ -7,17 +7,23 @@ there counts nothing of it."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from simcell.config.load import load_default_game
 from simcell.kernel.jit import kernel_jit
+import dataclasses
+
+from simcell.config.arrays import build_tables
 from simcell.policies.evaluate import (
     GOAL_NEW_TYPE,
     RACE_CHANCE,
     completion_hp,
     goal_bonuses,
     goal_expectation,
+    marker_value,
     race_chance,
 )
+from simcell.policies.registry import HP_INDEX
 from simcell.policies.view import make_view
 from simcell.runner.fields import homogeneous
 from simcell.vocabulary import CARD_TYPES, GC_MOST_COMPLETED, GOAL_CRITERIA
@@ -32,6 +38,11 @@ def chance_at(lead):
 @kernel_jit
 def expectation(st, seat, gt, gi):
     return goal_expectation(make_view(st, seat), gt, gi)
+
+
+@kernel_jit
+def marker_worth(st, seat, gt, params, gi):
+    return marker_value(make_view(st, seat), gt, params, gi)
 
 
 @kernel_jit
@@ -103,3 +114,24 @@ def test_a_marker_on_the_race_is_worth_its_chance_with_the_cards_in_hand_at_half
         worth.append(expectation(st, seat, gt, gi))
         assert worth[-1] == race.hp * chance_at(-1.0 + 0.5 * held)
     assert worth == sorted(worth) and worth[0] < worth[-1]
+
+
+def test_the_planner_values_a_first_marker_at_the_rules_hp_for_the_next_claim() -> None:
+    """rules.first_marker_hp = [3, 1]: the planner's worth of a first marker falls by 2 HP (at
+    its HP weight) once one goal card has been claimed, and not before."""
+    game = load_default_game()
+    falling = dataclasses.replace(game, rules=dataclasses.replace(game.rules, first_marker_hp=(3, 1)))
+    seating = homogeneous("planner", 5)
+    params = seating.player_params[0]
+    st, gt = game_in_progress(game, 5, 3, 0, seating, 30)
+    gt_falling = build_tables(falling, 5)
+    st.goal_nmark[:] = 0
+    st.goal_mark[:, :] = 0
+    for gi in range(gt.goals_revealed):
+        assert marker_worth(st, 1, gt_falling, params, gi) == marker_worth(st, 1, gt, params, gi)
+    st.goal_nmark[0] = 1  # one goal card claimed (by another seat)
+    st.goal_mark[0, 0] = 1
+    hp_weight = params[HP_INDEX["hp"]]
+    for gi in range(1, gt.goals_revealed):
+        shipped, ruled = marker_worth(st, 1, gt, params, gi), marker_worth(st, 1, gt_falling, params, gi)
+        assert ruled < shipped and shipped - ruled == pytest.approx(2 * hp_weight)

@@ -49,6 +49,7 @@ from simcell.vocabulary import (
     SRC_GOAL_BONUS,
     SRC_GOAL_MARKER,
     SRC_RECEPTOR_BONUS,
+    SRC_START,
     STEROID_HORMONE,
     STEROID_RECEPTOR,
     decode_action,
@@ -899,6 +900,49 @@ def test_laureates_holder_may_not_take_when_the_option_is_off():
     assert options(st, gt, 0, "laureates") == [(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0)]
 
 
+def test_first_marker_hp_by_claim_order_falls_with_the_goal_cards_already_claimed():
+    assert GAME.rules.first_marker_hp == () and GAME.first_marker_hp(4) == 3  # the board's 3
+    st, gt = scenario(players=3, first_marker_hp=(3, 1))  # 4 goals; the last value repeats
+    play(st, gt, 0, place("laureates", 1))  # the game's first claim: goal 0
+    assert st.hp[0, SRC_GOAL_MARKER] == 3
+    st.spot_occ[:] = -1
+    play(st, gt, 1, place("laureates", 1))  # a second marker on goal 0 scores nothing
+    assert st.hp[1, SRC_GOAL_MARKER] == 0
+    st.spot_occ[:] = -1
+    play(st, gt, 1, place("laureates", 3))  # the second goal card claimed
+    assert st.hp[1, SRC_GOAL_MARKER] == 1
+    st.spot_occ[:] = -1
+    play(st, gt, 2, place("laureates", 4))  # the third: the last value again
+    assert st.hp[:, SRC_GOAL_MARKER].tolist() == [3, 1, 1]
+
+
+def test_goals_open_round_no_goal_marker_before_that_round():
+    assert GAME.rules.goals_open_round == 1
+    st, gt = scenario(players=2, goals_open_round=3)
+    assert options(st, gt, 0, "laureates") == [(0, 0, 0)]  # round 1: the ATP only
+    assert options(st, gt, 0, "laureates", grey=True) == [(0, 0, 0)]
+    finish_round(st, gt)
+    assert st.g[G_ROUND] == 2 and options(st, gt, 1, "laureates") == [(0, 0, 0)]
+    finish_round(st, gt)
+    assert st.g[G_ROUND] == 3
+    assert options(st, gt, 0, "laureates") == [(k, 0, 0) for k in range(4)]  # open from round 3
+    play(st, gt, 0, place("laureates", 2))
+    assert st.hp[0, SRC_GOAL_MARKER] == 3 and st.goal_round[1, 0] == 3
+
+
+def test_laureates_marker_only_gives_the_marker_and_the_atp_never_a_goal_marker():
+    assert GAME.rules.laureates_marker_only is False
+    st, gt = scenario(players=3, laureates_marker_only=True)
+    assert options(st, gt, 1, "laureates") == [(0, 0, 0)]
+    assert options(st, gt, 1, "laureates", grey=True) == [(0, 0, 0)]
+    play(st, gt, 0, exhaust(ATP))
+    play(st, gt, 1, place("laureates", 0))
+    assert st.g[G_MARKER] == 1 and st.stock[1].tolist() == R(atp=1)
+    finish_round(st, gt)
+    assert st.g[G_ROUND] == 2 and options(st, gt, 0, "laureates") == [(0, 0, 0)]
+    assert st.markers_left.tolist() == [2, 2, 2] and st.hp.sum() == 0
+
+
 def test_laureates_once_each_no_second_visit_until_every_player_has_visited():
     st, gt = scenario(players=3, laureates_once_each=True)
     assert options(st, gt, 0, "laureates") == [(k, 0, 0) for k in range(5)]
@@ -1075,6 +1119,25 @@ def test_additional_resource_kept_at_setup_resolves_at_step_six():
     assert flow(st, 1, "gain_additional_resource") == R(mrna=2, protein=1, atp=4)
     assert st.completed.tolist() == [0, 0]
     assert st.g[G_ROUND] == 1 and st.g[G_PHASE] == PH_PLACE and st.g[G_TO_MOVE] == 0
+
+
+def test_starting_hp_by_seat_is_scored_at_setup_step_four_as_its_own_source():
+    assert GAME.rules.starting_hp_by_seat == (0, 0, 0, 0, 0)
+    gt = tables(3, starting_hp_by_seat=(0, 2, 5, 7, 9, 11))  # values past the seats are unused
+    st = new_state(gt, 0)
+    reset_state(st, gt, SEED, 0, False)
+    setup_game(st, gt)
+    assert st.hp.sum() == 0
+    for _ in range(3):
+        h = int(st.hand[int(st.g[G_TO_MOVE])])
+        apply_return(st, gt, (h & -h).bit_length() - 1)
+    assert st.hp[:, SRC_START].tolist() == [0, 2, 5]  # with the starting ATP
+    assert st.hp.sum(axis=1).tolist() == [0, 2, 5]
+    for _ in range(3):
+        apply_combo(st, gt, 0)
+    finish_round(st, gt)
+    assert st.hp_round[:, 0].tolist() == [int(st.hp[s].sum()) for s in range(3)]
+    assert (st.hp_round[:, 0] >= [0, 2, 5]).all()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

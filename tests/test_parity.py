@@ -65,6 +65,10 @@ def parity_cases():
         "laureates-once-snake-barred": with_rules(base, laureates_once_each=True,
                                                   placement_order="snake_round",
                                                   laureates_holder_may_take=False),
+        "starting-hp": with_rules(base, starting_hp_by_seat=(0, 1, 2, 3, 4)),
+        "first-marker-falling": with_rules(base, first_marker_hp=(4, 2, 0)),
+        "goals-open-round-4": with_rules(base, goals_open_round=4),
+        "laureates-marker-only": with_rules(base, laureates_marker_only=True),
         "all-options": with_rules(
             base, epigenetic=True, supply_limited=True, grey_per_player=2, turn_order="rotate",
             laureates_holder_may_take=False, two_player_remove_detox=True,
@@ -101,7 +105,11 @@ PLANNER_CASES = [
     (name, changes, p)
     for name, changes in (("laureates-once", {"laureates_once_each": True}),
                           ("snake-round", {"placement_order": "snake_round"}),
-                          ("snake-pass", {"placement_order": "snake_pass"}))
+                          ("snake-pass", {"placement_order": "snake_pass"}),
+                          ("starting-hp", {"starting_hp_by_seat": (0, 1, 2, 3, 4)}),
+                          ("first-marker-falling", {"first_marker_hp": (4, 2, 0)}),
+                          ("goals-open-round-4", {"goals_open_round": 4}),
+                          ("laureates-marker-only", {"laureates_marker_only": True}))
     for p in (2, 5)
 ]
 
@@ -109,14 +117,16 @@ PLANNER_CASES = [
 @pytest.mark.parametrize(("name", "changes", "players"), PLANNER_CASES,
                          ids=[f"planner-{c[0]}-{c[2]}p" for c in PLANNER_CASES])
 def test_planner_games_agree_under_the_seat_switches(name, changes, players) -> None:
-    """The planner's games under the placement orders and Laureates once each replay in the
-    referee: the bot only ever takes what the rules list (a Laureates visit it may not make is
-    never offered, so never valued or chosen), and it does visit Laureates."""
+    """The planner's games under the seat switches replay in the referee: the bot only ever
+    takes what the rules list (a Laureates visit or a goal marker it may not take is never
+    offered, so never valued or chosen), and it does visit Laureates."""
     game = with_rules(load_default_game(), **changes)
     counts: Counter = Counter()
     failures = run_parity(game, players, SEED, range(8), counts, homogeneous("planner", players))
     assert not failures, f"{len(failures)} disagreements in {name}:\n" + "\n".join(failures[:10])
-    assert counts["games"] == 8 and counts["goal_markers"] > 0
+    assert counts["games"] == 8 and counts["laureates"] > 0
+    # with Laureates giving the marker only, no goal marker can be placed in the game
+    assert (counts["goal_markers"] == 0) == bool(changes.get("laureates_marker_only"))
 
 
 def test_parity_exercised_every_rule_path() -> None:

@@ -9,12 +9,15 @@ default, the evaluator's arithmetic) updates them, and says so in its commit:
 
 Record schema 2 added fields to the player records (each goal marker's card, round and claim
 order, and each goal card's end bonus), which changed the digests without changing a game: the
-digests of the records without those fields are still schema 1's (DIGESTS_SCHEMA_1)."""
+digests of the records without those fields are still schema 1's (DIGESTS_SCHEMA_1). Record
+schema 3 added the HP source "start" (rules.starting_hp_by_seat, 0 in the shipped game): without
+it the records are schema 2's (DIGESTS_SCHEMA_2)."""
 
 from __future__ import annotations
 
 import hashlib
 
+import numpy as np
 import pytest
 from numpy.lib.recfunctions import repack_fields
 
@@ -27,6 +30,15 @@ SEED, GAMES, BLOCKS = 7, 300, 8
 FIELDS = [(policy, players) for policy in ("greedy", "planner", "detox_goals") for players in (2, 5)]
 
 DIGESTS = {
+    ("greedy", 2): "adac5c1ffd6141d8",
+    ("greedy", 5): "38400f34af6088d0",
+    ("planner", 2): "132f5afe60cab003",
+    ("planner", 5): "18ed988533bc1514",
+    ("detox_goals", 2): "f9d4e9c0ee33886d",
+    ("detox_goals", 5): "38a424664ae97c3d",
+}
+# the same games' digests at record schema 2 (before the HP source "start"): unchanged
+DIGESTS_SCHEMA_2 = {
     ("greedy", 2): "618b4405dd576027",
     ("greedy", 5): "ee1e6beb8612edae",
     ("planner", 2): "1f9346a6050e80f8",
@@ -46,11 +58,25 @@ DIGESTS_SCHEMA_1 = {
 SCHEMA_2_FIELDS = ("goal_marker_round", "goal_marker_order", "goal_bonus_by_goal")
 
 
-def digest(policy: str, players: int, schema_1: bool = False, **params: float) -> str:
+def _without_start_source(records: np.ndarray) -> np.ndarray:
+    """The records as schema 2 laid them out: hp_by_source without its last source, "start"."""
+    dtype = [(n, records.dtype[n].base, records.dtype[n].shape[:-1] + (records.dtype[n].shape[-1] - 1,))
+             if n == "hp_by_source" else (n, records.dtype[n].base, records.dtype[n].shape)
+             for n in records.dtype.names]
+    out = np.empty(len(records), dtype)
+    for n in records.dtype.names:
+        out[n] = records[n][:, :-1] if n == "hp_by_source" else records[n]
+    return out
+
+
+def digest(policy: str, players: int, schema: int = 3, **params: float) -> str:
     seating = homogeneous(policy, players, **params)
     chunk = play_chunk(GAME, players, SEED, 0, GAMES, seating, blocks=BLOCKS)
     records = chunk.players
-    if schema_1:
+    if schema <= 2:
+        assert not records["hp_by_source"][:, -1].any()  # no starting HP in the shipped game
+        records = _without_start_source(records)
+    if schema == 1:
         records = repack_fields(records[[n for n in records.dtype.names if n not in SCHEMA_2_FIELDS]])
     h = hashlib.sha256(records.tobytes())
     h.update(chunk.games.tobytes())
@@ -68,9 +94,11 @@ def test_heuristic_games_are_unchanged(policy: str, players: int) -> None:
 
 
 @pytest.mark.parametrize("policy,players", FIELDS)
-def test_the_games_are_those_of_record_schema_1(policy: str, players: int) -> None:
-    """Schema 2 added record fields only: without them the records are schema 1's, bit for bit."""
-    assert digest(policy, players, schema_1=True) == DIGESTS_SCHEMA_1[(policy, players)]
+def test_the_games_are_those_of_record_schemas_1_and_2(policy: str, players: int) -> None:
+    """Schemas 2 and 3 added record fields only: without them the records are the earlier
+    schemas', bit for bit."""
+    assert digest(policy, players, schema=2) == DIGESTS_SCHEMA_2[(policy, players)]
+    assert digest(policy, players, schema=1) == DIGESTS_SCHEMA_1[(policy, players)]
 
 
 def test_the_digest_sees_a_changed_game() -> None:

@@ -17,6 +17,7 @@ from simcell.reports import intervals as iv
 from simcell.reports.build import build_report
 from simcell.reports.data import ReportError
 from simcell.runner.run import RunOptions, Runner
+from simcell.vocabulary import HP_SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -176,7 +177,7 @@ def test_jackknife_agrees_with_analytic_intervals(random_run):
 def test_sources_add_up(random_run):
     t = pd.read_csv(random_run / "report" / "tables" / "hp_by_source.csv")
     sources = [c for c in t.columns if c.startswith("hp_") and not c.endswith(("_low", "_high", "_se"))]
-    assert len(sources) == 10
+    assert len(sources) == len(HP_SOURCES)  # every source, starting HP ("start") included
     assert np.allclose(t[sources].sum(axis=1), t["final_hp"])
     v = pd.read_csv(random_run / "report" / "tables" / "hp_variance_share.csv")
     assert v.groupby(["players", "field"])["variance_share"].sum().to_numpy() == pytest.approx(1.0)

@@ -94,7 +94,7 @@ def _per_count(t: Table, key: str, minimum: int) -> tuple[int, ...]:
 # the values a rule switch may take that its type does not say: the words of a word switch, the
 # range of a whole-number one (None: unbounded); a tune searches within these
 RULE_CHOICES = {"turn_order": TURN_ORDERS, "tie_rule": TIE_RULES, "placement_order": PLACEMENT_ORDERS}
-RULE_LIMITS = {"grey_per_player": (0, None), "max_batch": (1, MAX_BATCH_CODE)}
+RULE_LIMITS = {"grey_per_player": (0, None), "max_batch": (1, MAX_BATCH_CODE), "goals_open_round": (1, None)}
 
 
 def parse_rules(t: Table) -> Rules:
@@ -115,6 +115,11 @@ def parse_rules(t: Table) -> Rules:
         tie_rule=t.take("tie_rule", str, choices=RULE_CHOICES["tie_rule"]),
         placement_order=t.take("placement_order", str, choices=RULE_CHOICES["placement_order"]),
         laureates_once_each=t.take("laureates_once_each", bool),
+        starting_hp_by_seat=tuple(
+            t.take_list("starting_hp_by_seat", int, minimum=0, min_length=MAX_PLAYERS)),
+        first_marker_hp=tuple(t.take_list("first_marker_hp", int, minimum=0)),
+        goals_open_round=whole("goals_open_round"),
+        laureates_marker_only=t.take("laureates_marker_only", bool),
     )
     t.finish()
     return rules

@@ -153,6 +153,10 @@ class Rules:
     tie_rule: str
     placement_order: str
     laureates_once_each: bool
+    starting_hp_by_seat: tuple[int, ...]  # by seat
+    first_marker_hp: tuple[int, ...]  # by claim order, the last repeating; () = the board's value
+    goals_open_round: int  # no goal marker placed before this round
+    laureates_marker_only: bool  # Laureates offers no goal marker
 
     def settings(self) -> list[tuple[str, object]]:
         """(name, value) of every switch, in declaration order."""
@@ -189,6 +193,12 @@ class GameDefinition:
             if c.id == card_id:
                 return c
         raise KeyError(card_id)
+
+    def first_marker_hp(self, claims: int) -> int:
+        """HP of the first marker placed on a goal card when `claims` goal cards already hold
+        one (rules.first_marker_hp, its last value repeating; else the board's one value)."""
+        hp = self.rules.first_marker_hp or (self.board.first_marker_hp,)
+        return hp[min(claims, len(hp) - 1)]
 
     def rounds(self, players: int) -> int:
         """Events in the deck + 1 (docs/rules.md §2)."""

@@ -113,6 +113,9 @@ def tune_space(config: Path, cards: list[str] | None = None, fields: list[str] |
         if key not in RULE_KEYS:
             raise t.error("rules", f"{key!r} is not a rule switch{nearest(key, RULE_KEYS)}; allowed: "
                           f"{allowed(RULE_KEYS)}")
+        if isinstance(getattr(rc.game.rules, key), tuple):
+            raise t.error("rules", f"{key!r} is a list, one value per seat or claim; a tune searches "
+                          "switches of one value (set the list in the run config's [rules])")
     t.finish(("cards", "fields", "range", "screen_games", "rounds", "confirm_games", "prune", "board",
               "board_trials", "budget_games", "budget_minutes", "rules", "second_pass", "targets", "types",
               "rungs"))

@@ -30,7 +30,7 @@ from simcell.vocabulary import MAX_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from simcell.referee import GameMeta, GameState, apply, describe_action, legal_actions
 from simcell.referee.rounds import phase_two, record_round_hp, start_round
 from simcell.referee.scoring import score_game, winners
-from simcell.referee.setup import deal, give_starting_atp, resolve_kept_cards, shuffle_returns
+from simcell.referee.setup import deal, give_starting_atp, give_starting_hp, resolve_kept_cards, shuffle_returns
 from simcell.referee.state import SETUP_COMBO, SETUP_RETURN, new_game_state
 from simcell.env.actions import ActionTable
 from simcell.env.cytosis import game_of
@@ -289,6 +289,7 @@ class CytosisState(pyspiel.State):
                     return False
                 t = self.table
                 give_starting_atp(t)
+                give_starting_hp(t)
                 t.phase, t.to_move, self.stage = SETUP_COMBO, 0, COMBOS
             elif self.stage == COMBOS:
                 resolve_kept_cards(t)

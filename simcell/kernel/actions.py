@@ -37,6 +37,7 @@ from simcell.vocabulary import (
 from simcell.kernel.costs import completion_atp, slot_price
 from simcell.kernel.legal import free_budding, free_spot
 from simcell.kernel.rounds import advance_turn
+from simcell.kernel.scoring import first_marker_worth
 from simcell.kernel.setup import resolve_additional_resource
 from simcell.kernel.state import (
     G_BLOCK,
@@ -211,6 +212,7 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
             gain(st, gt, seat, ATP, 1, gt.fr_spot + loc)
         else:
             gi = p1 - 1
+            first_hp = first_marker_worth(gt, st.goal_nmark)  # before this marker counts
             st.goal_mark[gi, seat] = 1
             st.goal_nmark[gi] += 1
             st.markers_left[seat] -= 1
@@ -218,7 +220,7 @@ def place(st, gt, seat, flask, loc, p1, p2, p3):
             st.goal_round[gi, seat] = st.g[G_ROUND]
             st.goal_order[gi, seat] = st.goal_nmark[gi]
             if st.goal_nmark[gi] == 1:
-                st.hp[seat, SRC_GOAL_MARKER] += gt.first_marker_hp
+                st.hp[seat, SRC_GOAL_MARKER] += first_hp
 
     # the event location bonus: the first placement at the location claims it
     if st.bonus_res[loc] >= 0:

@@ -64,7 +64,14 @@ from simcell.policies.values import (
     laureates_value,
     translate_value,
 )
-from simcell.kernel.state import G_DISCOUNT, G_GREY_LEFT, G_LAUREATES_CIRCLE, G_ROUND_HOLDER, G_TO_MOVE
+from simcell.kernel.state import (
+    G_DISCOUNT,
+    G_GREY_LEFT,
+    G_LAUREATES_CIRCLE,
+    G_ROUND,
+    G_ROUND_HOLDER,
+    G_TO_MOVE,
+)
 
 GREY_BIT = np.int64(FLASK_GREY) << np.int64(SHIFT_FLASK)
 
@@ -262,6 +269,8 @@ def placements(st, gt, seat, n, ev, valued, vals, legal):
                 continue  # placed there already in this circle of visits
             # choice 0: the ATP; 1 + gi: a goal marker on goal gi
             n_goals = gt.goals_revealed if st.markers_left[seat] > 0 else 0
+            if st.g[G_ROUND] < gt.goals_open_round or gt.laureates_marker_only:
+                n_goals = 0  # the goal cards are closed (until then, or for the game)
             for choice in range(1 + n_goals):
                 gi = choice - 1
                 if choice == 0 or (st.goal_nmark[gi] < gt.max_markers_per_goal

@@ -32,6 +32,17 @@ def completed_in(completed_by_type, seat, type_bits):
     return n
 
 
+@kernel_jit_inline
+def first_marker_worth(gt, goal_nmark):
+    """HP of a first marker placed on a goal card now (rules.first_marker_hp): its value for the
+    number of goal cards that already hold a marker (`goal_nmark`: State's or a View's)."""
+    claims = 0
+    for gi in range(gt.goals_revealed):
+        if goal_nmark[gi] > 0:
+            claims += 1
+    return gt.first_marker_hp[min(claims, gt.first_marker_hp.shape[0] - 1)]
+
+
 @kernel_jit
 def goal_bonus(st, gt, goal, seat):
     """End-game bonus of goal card `goal` (data position) for a seat with a marker on it."""

@@ -20,6 +20,7 @@ from simcell.vocabulary import (
     CHANCE_POLICY,
     CHANCE_SETUP_SHUFFLE,
     DETOX,
+    SRC_START,
 )
 from simcell.kernel.rounds import start_round
 from simcell.kernel.state import (
@@ -276,9 +277,10 @@ def apply_return(st, gt, card):
     keyed_shuffle(_key(st, gt, CHANCE_SETUP_SHUFFLE, 0), ids, n, st.scratch_hash)
     trace_shuffle(st, CHANCE_SETUP_SHUFFLE, 0, ids, n)
     set_deck(st, ids, n)
-    # 4. starting ATP by seat
+    # 4. starting ATP (and starting HP) by seat
     for s in range(gt.players):
         gain(st, gt, s, ATP, gt.starting_atp[s], gt.fr_setup_atp)
+        st.hp[s, SRC_START] += gt.starting_hp[s]
     st.g[G_PHASE] = PH_COMBO
     st.g[G_TO_MOVE] = 0
 

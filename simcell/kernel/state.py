@@ -86,7 +86,7 @@ class GameTables(NamedTuple):
     grey_per_player: int
     vesicles: int  # Transport Vesicle disks per player
     markers: int  # goal markers per player
-    first_marker_hp: int
+    first_marker_hp: np.ndarray  # int32[goal cards already claimed] -> HP of the next first marker
     max_markers_per_goal: int
     cards_dealt: int
     detox_removed: int  # Detoxification cards removed at setup (0 unless 2 players + option)
@@ -96,6 +96,8 @@ class GameTables(NamedTuple):
     holder_may_take: bool
     placement_order: int  # vocabulary.PO_*: clockwise, snake_pass, snake_round
     laureates_once_each: bool  # no second Laureates visit until every seat has made one
+    goals_open_round: int  # first round in which a goal marker may be placed
+    laureates_marker_only: bool  # Laureates offers no goal marker
     max_budding: int  # largest budding count over the three organelles
     max_legal: int  # bound on the number of legal actions
     # flow row layout (vocabulary.flow_layout)
@@ -132,6 +134,7 @@ class GameTables(NamedTuple):
     n_fixed_pad: int  # rows, rounded up to a multiple of vocabulary.LEGAL_SLACK
     slot_prices: np.ndarray  # int32[slot] -> ATP price
     starting_atp: np.ndarray  # int32[seat]
+    starting_hp: np.ndarray  # int32[seat] (rules.starting_hp_by_seat)
     combos: np.ndarray  # int32[combo, 2] -> the two resources
     supply: np.ndarray  # int32[resource] -> component count
     budding: np.ndarray  # int32[organelle] -> budding locations (rough, smooth, golgi)

@@ -18,7 +18,7 @@ import numpy as np
 
 from simcell.kernel.bits import lowest_bit, popcount
 from simcell.kernel.costs import completion_atp
-from simcell.kernel.scoring import completed_in
+from simcell.kernel.scoring import completed_in, first_marker_worth
 from simcell.vocabulary import (
     ADDITIONAL_RESOURCE,
     ATP,
@@ -216,8 +216,9 @@ def goal_expectation(v, gt, gi):
 
 @kernel_jit_inline
 def marker_value(v, gt, params, gi):
-    """Worth of putting a goal marker on goal gi now."""
-    now = gt.first_marker_hp if v.goal_nmark[gi] == 0 else 0
+    """Worth of putting a goal marker on goal gi now: a first marker's HP falls with the goal
+    cards already claimed when rules.first_marker_hp says so."""
+    now = first_marker_worth(gt, v.goal_nmark) if v.goal_nmark[gi] == 0 else 0
     return params[V_HP] * now + params[V_GOAL] * goal_expectation(v, gt, gi)
 
 

@@ -218,7 +218,8 @@ def _laureates(state: GameState, seat: int, li: int, free: list[int]) -> list[Op
     if rules.laureates_once_each and seat in state.laureates_visited:
         return []  # not again until every player has been there
     out = [(li, 0, 0, 0)]
-    if markers_left(state, seat) > 0:
+    if (markers_left(state, seat) > 0 and state.round >= rules.goals_open_round
+            and not rules.laureates_marker_only):
         cap = state.game.board.max_markers_per_goal
         for gi, on_card in enumerate(state.goal_markers):
             if len(on_card) < cap and seat not in on_card:

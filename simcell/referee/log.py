@@ -65,6 +65,11 @@ class _Writer:
             + (f", placement_order={rules.placement_order}"
                if rules.placement_order != "clockwise" else "")
             + (", laureates_once_each=True" if rules.laureates_once_each else "")
+            + (f", starting_hp_by_seat={list(rules.starting_hp_by_seat)}"
+               if any(rules.starting_hp_by_seat) else "")
+            + (f", first_marker_hp={list(rules.first_marker_hp)}" if rules.first_marker_hp else "")
+            + (f", goals_open_round={rules.goals_open_round}" if rules.goals_open_round != 1 else "")
+            + (", laureates_marker_only=True" if rules.laureates_marker_only else "")
         )
         self.out.append("")
         self.out.append("== Setup ==")
@@ -116,6 +121,9 @@ class _Writer:
 
     def _starting_atp(self, e: LogEvent) -> None:
         self.out.append(f"{self.seat(e.seat)} receives {e.detail['atp']} starting ATP")
+
+    def _starting_hp(self, e: LogEvent) -> None:
+        self.out.append(f"{self.seat(e.seat)} starts with {e.detail['hp']} HP")
 
     def _combo(self, e: LogEvent) -> None:
         a, b = self.game.board.combos[e.detail["combo"]]

@@ -15,7 +15,13 @@ from simcell.referee.legal import legal_actions
 from simcell.referee.resolve import apply
 from simcell.referee.rounds import Shuffle, phase_two, record_round_hp, start_round
 from simcell.referee.scoring import score_game
-from simcell.referee.setup import deal, give_starting_atp, resolve_kept_cards, shuffle_returns
+from simcell.referee.setup import (
+    deal,
+    give_starting_atp,
+    give_starting_hp,
+    resolve_kept_cards,
+    shuffle_returns,
+)
 from simcell.referee.state import (
     SETUP_COMBO,
     SETUP_RETURN,
@@ -59,6 +65,7 @@ def game_steps(
     yield from _each_seat(state, SETUP_RETURN)
     shuffle_returns(state, shuffle)
     give_starting_atp(state)
+    give_starting_hp(state)
     yield from _each_seat(state, SETUP_COMBO)
     resolve_kept_cards(state)
     for number in range(1, state.rounds + 1):

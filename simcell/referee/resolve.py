@@ -358,9 +358,10 @@ def _laureates(state: GameState, seat: int, li: int, choice: int, notes: Notes) 
     goal_index = choice - 1
     on_card = state.goal_markers[goal_index]
     first = not on_card
+    claims = sum(1 for markers in state.goal_markers if markers)  # goal cards already claimed
     on_card.append(seat)
     state.goal_marker_round[goal_index, seat] = state.round
     player.goal_markers_placed += 1
-    hp = state.game.board.first_marker_hp if first else 0
+    hp = state.game.first_marker_hp(claims) if first else 0
     player.hp_by_source[HP_SOURCES.index("goal_marker")] += hp
     notes.append(("goal_marker", goal_index, hp))

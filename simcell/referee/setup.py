@@ -18,6 +18,7 @@ from simcell.vocabulary import (
     CHANCE_EVENT_REMOVAL,
     CHANCE_GOAL_ORDER,
     CHANCE_SETUP_SHUFFLE,
+    HP_SOURCES,
     RESOURCES,
 )
 from simcell.referee.ledger import gain, measure_peak
@@ -94,6 +95,15 @@ def give_starting_atp(state: GameState) -> None:
         amount = state.game.board.starting_atp[player.seat]
         got = gain(state, player.seat, ATP, amount, state.row("gain_setup_atp"))
         state.add_log("starting_atp", player.seat, atp=got)
+
+
+def give_starting_hp(state: GameState) -> None:
+    """Step 4 also: starting HP by seat (rules.starting_hp_by_seat), its own HP source."""
+    for player in state.seats:
+        amount = state.game.rules.starting_hp_by_seat[player.seat]
+        if amount:  # the shipped game starts everyone at 0 and says nothing
+            player.hp_by_source[HP_SOURCES.index("start")] += amount
+            state.add_log("starting_hp", player.seat, hp=amount)
 
 
 def resolve_kept_cards(state: GameState) -> None:

@@ -43,7 +43,7 @@ TYPE_COLOURS = {
 }
 SOURCE_COLOURS = {**{t: TYPE_COLOURS[t] for t in COMPLETED_TYPES},
                   "goal_marker": "#1f78b4", "goal_bonus": "#a6cee3",
-                  "receptor_bonus": "#fb9a99", "event": "#999999"}
+                  "receptor_bonus": "#fb9a99", "event": "#999999", "start": "#cab2d6"}
 assert set(SOURCE_COLOURS) == set(HP_SOURCES)
 POLICY_PALETTE = ("#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb",
                   "#000000")

@@ -157,6 +157,14 @@ def _rules_words(rules: dict) -> str:
         words.append("2 players: Detoxification cards removed")
     if rules.get("laureates_once_each"):  # runs before the switch have none
         words.insert(2, "no second Laureates visit until every player has made one")
+    if any(rules.get("starting_hp_by_seat", ())):
+        words.insert(2, f"starting HP by seat {list(rules['starting_hp_by_seat'])}")
+    if rules.get("first_marker_hp"):
+        words.insert(2, f"first goal markers worth {list(rules['first_marker_hp'])} HP by claim order")
+    if rules.get("goals_open_round", 1) > 1:
+        words.insert(2, f"goal cards closed until round {rules['goals_open_round']}")
+    if rules.get("laureates_marker_only"):
+        words.insert(2, "Laureates gives no goal marker")
     order = rules.get("placement_order", "clockwise")
     if order != "clockwise":
         words.insert(1, {"snake_round": "placement order reversed every other round",

@@ -24,7 +24,10 @@ def goal_sums(run: RunData, seg: SegmentInfo, goal_ids: list[int]) -> dict[str, 
     among them; the last row of the goal axis: no goal claimed); and each goal's marker HP and
     end bonus by seat."""
     p, k, g = seg.players, seg.blocks, len(goal_ids)
-    first_hp = float(run.game["board"]["first_marker_hp"])
+    # rules.first_marker_hp by claim order (runs before the switch have none)
+    schedule = list(run.game["rules"].get("first_marker_hp") or [run.game["board"]["first_marker_hp"]])
+    by_claim = np.array([schedule[min(k, len(schedule) - 1)] for k in range(g)], np.float64)
+    before = np.concatenate(([0.0], np.cumsum(by_claim)))  # HP of the first k claims
     rounds = [f"marker_round_{i}" for i in goal_ids]
     orders = [f"marker_order_{i}" for i in goal_ids]
     bonus = [f"goal_bonus_{i}" for i in goal_ids]
@@ -53,7 +56,14 @@ def goal_sums(run: RunData, seg: SegmentInfo, goal_ids: list[int]) -> dict[str, 
         share[:, :g, :] = first / np.maximum(claims, 1)[:, None, None]
         share[:, g, 0] = claims == 0  # no goal claimed: held on seat 0's column, read as a whole
         out["first"] += _by_block(by, share)
-        out["marker_hp"] += _by_block(by, first_hp * (order == 1))
+        # a goal's first marker scores by the game's claim order; the records keep its round,
+        # so claims of one round share their places' HP equally
+        first_round = np.where(order == 1, rnd, np.iinfo(np.int64).max).min(axis=2)  # game x goal
+        claimed = first_round < np.iinfo(np.int64).max
+        earlier = (claimed[:, None, :] & (first_round[:, None, :] < first_round[:, :, None])).sum(axis=2)
+        same = np.maximum((claimed[:, None, :] & (first_round[:, None, :] == first_round[:, :, None])).sum(axis=2), 1)
+        goal_hp = np.where(claimed, (before[earlier + same] - before[earlier]) / same, 0.0)
+        out["marker_hp"] += _by_block(by, goal_hp[:, :, None] * (order == 1))
         out["bonus_hp"] += _by_block(by, paid)
     return out
 

@@ -52,7 +52,14 @@ def rule_settings(run: RunData) -> str:
             f"{str(r['laureates_holder_may_take']).lower()}, turn order `{r['turn_order']}`"
             + (f", placement order `{r['placement_order']}`"
                if r.get("placement_order", "clockwise") != "clockwise" else "")
-            + (", Laureates once each until all have visited" if r.get("laureates_once_each") else ""))
+            + (", Laureates once each until all have visited" if r.get("laureates_once_each") else "")
+            + (f", starting HP by seat {list(r['starting_hp_by_seat'])}"
+               if any(r.get("starting_hp_by_seat", ())) else "")
+            + (f", first goal markers {list(r['first_marker_hp'])} HP by claim order"
+               if r.get("first_marker_hp") else "")
+            + (f", goal cards closed until round {r['goals_open_round']}"
+               if r.get("goals_open_round", 1) > 1 else "")
+            + (", Laureates gives no goal marker" if r.get("laureates_marker_only") else ""))
 
 
 def _figure(figs: list[SeatFigures], run: RunData):

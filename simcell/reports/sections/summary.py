@@ -30,6 +30,7 @@ SOURCE_PHRASES = {
     "goal_bonus": "goal bonuses",
     "receptor_bonus": "receptor bonuses",
     "event": "events",
+    "start": "starting HP",
 }
 COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
