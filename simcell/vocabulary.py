@@ -525,6 +525,9 @@ def game_record_dtype(n_events: int, n_goals_max: int, max_rounds: int) -> list[
 # ---------------------------------------------------------------------------------------------
 # 2: each goal marker's card, round and claim order; bonus by goal. 3: the HP source "start"
 RECORD_SCHEMA_VERSION = 3
+# record columns a later schema added, with the value every game of an older run held: a report
+# reads an older run directory with them filled in
+RECORD_COLUMNS_ADDED = {"hp_start": 0}
 WIN_SHARE_SCALE = 60  # win shares are 1/k for k <= 5 tied players: x60 is an exact integer
 
 # the names of each aggregate's axes after the block axis (long tables on disk)

@@ -185,6 +185,24 @@ def test_sources_add_up(random_run):
     assert flows["balances"].all()
 
 
+def test_a_run_of_an_older_record_schema_reports_with_the_columns_it_lacks(tmp_path):
+    """A run directory written before the HP source "start" (record schema 2: no hp_start
+    column) still reports: its games started with no HP, so the source reads 0 and the sources
+    still add up to the final HP. Without the filled-in column the report raised KeyError."""
+    import pyarrow.parquet as pq
+
+    root = make_run(tmp_path, RANDOM_3P.replace("games = 10000", "games = 600"))
+    for part in sorted((root / "players").rglob("part-*.parquet")):
+        t = pq.read_table(part)
+        pq.write_table(t.drop(["hp_start"]), part)
+    assert "hp_start" not in pq.ParquetFile(next((root / "players").rglob("part-*.parquet"))).schema_arrow.names
+    build_report(root)
+    t = pd.read_csv(root / "report" / "tables" / "hp_by_source.csv")
+    assert (t["hp_start"] == 0).all()
+    sources = [c for c in t.columns if c.startswith("hp_") and not c.endswith(("_low", "_high", "_se"))]
+    assert np.allclose(t[sources].sum(axis=1), t["final_hp"])
+
+
 def test_every_section_and_figure_in_both_formats(random_run):
     folder = random_run / "report"
     md = (folder / "report.md").read_text()

@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from simcell.vocabulary import COMPLETED_TYPES, HP_SOURCES, MIN_PLAYERS, RESOLVED_FILE, RUN_FILE
+from simcell.vocabulary import COMPLETED_TYPES, HP_SOURCES, MIN_PLAYERS, RECORD_COLUMNS_ADDED, RESOLVED_FILE, RUN_FILE
 
 
 class ReportError(Exception):
@@ -127,17 +127,24 @@ class RunData:
         parts = self._parts(table, seg)
         return pq.ParquetFile(parts[0]).schema_arrow.names if parts else []
 
+    def _held(self, table: str, seg: SegmentInfo, columns: list[str]) -> tuple[list[str], dict]:
+        """The columns to read from the part files, and those a run of an older record schema
+        lacks, with the value its games held (vocabulary.RECORD_COLUMNS_ADDED)."""
+        have = set(self.record_columns(table, seg))
+        added = {c: RECORD_COLUMNS_ADDED[c] for c in columns if c not in have and c in RECORD_COLUMNS_ADDED}
+        return [c for c in columns if c not in added], added
+
     def record_parts(self, table: str, seg: SegmentInfo, columns: list[str]) -> Iterator[pd.DataFrame]:
         """As `records`, one part file at a time (each holds consecutive games, game-major and
         seat-minor), for figures that are sums over games: memory stays that of one part however
         many games the run has."""
         keys = ["game", "seat"] if table == "players" else ["game"]
-        cols = list(dict.fromkeys(keys + columns))
+        cols, added = self._held(table, seg, list(dict.fromkeys(keys + columns)))
         last = -1
         for path in self._parts(table, seg):
             # ParquetFile.read, not pq.read_table: the same table without the dataset layer,
             # 1.9 ms a part instead of 4.8 (a 1M-game report reads ~500 parts a process)
-            df = pq.ParquetFile(path).read(columns=cols).to_pandas()
+            df = pq.ParquetFile(path).read(columns=cols).to_pandas().assign(**added)
             games = df["game"].to_numpy()
             if len(games) and (games[0] <= last or np.any(games[1:] < games[:-1])):
                 raise ReportError(f"{path}: records out of game order")
@@ -148,8 +155,8 @@ class RunData:
         """Columns of a segment's records, in game (and seat) order."""
         files = self._parts(table, seg)
         keys = ["game", "seat"] if table == "players" else ["game"]
-        cols = list(dict.fromkeys(keys + columns))
-        df = ds.dataset(files, format="parquet").to_table(columns=cols).to_pandas()
+        cols, added = self._held(table, seg, list(dict.fromkeys(keys + columns)))
+        df = ds.dataset(files, format="parquet").to_table(columns=cols).to_pandas().assign(**added)
         # parts hold consecutive games in file-name order, game-major and seat-minor inside
         order = df["game"].to_numpy() * 8 + (df["seat"].to_numpy() if "seat" in df else 0)
         if len(order) > 1 and not np.all(order[1:] > order[:-1]):
