@@ -283,14 +283,11 @@ def changes(tables: dict[str, pd.DataFrame], config: str, measured: Measured | N
                 if worth else "")
         levers = seat_levers(m, p)
         how = ("measured: " + "; ".join(levers) + "." if levers else
-               "`rules.goals_open_round` (the goal cards closed for the first rounds) with a little "
-               "`rules.starting_hp_by_seat` for the later seats, "
                "`rules.laureates_once_each = true`, `rules.laureates_holder_may_take = false`, "
                "`rules.turn_order = \"rotate\"`, a "
                "flatter `rules.starting_atp` or fewer `overrides.board.goals.first_marker_hp`; "
                f"`simcell seats {config}` measures each and searches a starting-ATP schedule."
                if commands else
-               "close the goal cards for the first rounds (with an HP or two for the later seats), "
                "let every player reach the Laureates (once each until all have been), let the First "
                "Player Marker move (bar its holder from retaking Laureates, or rotate the turn "
                "order), flatten the starting ATP, or make the first goal marker worth less.")
