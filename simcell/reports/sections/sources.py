@@ -90,8 +90,14 @@ def build(run: RunData) -> Section:
         for src, e in shares.items():
             var_rows.append({"players": seg.players, "field": seg.field_name, "source": src,
                              **est_columns("variance_share", e)})
-    sec.tables.append(Table("hp_by_source", "Mean HP per player by source", pd.DataFrame(rows),
-                            pd.DataFrame(shown), collapsed=True))
+    rows_df, shown_df = pd.DataFrame(rows), pd.DataFrame(shown)
+    # a source no player scored from in this run (starting HP where the rules give none) is a
+    # column of zeros on screen: left to the CSV, so the table keeps to the page
+    unused = [source_label(c[3:]) for c in HP_SOURCE_COLUMNS if (rows_df[c] == 0).all()]
+    sec.tables.append(Table("hp_by_source", "Mean HP per player by source", rows_df,
+                            shown_df.drop(columns=unused), collapsed=True,
+                            note=(f"No player scored from {', '.join(unused)} in this run: "
+                                  "the CSV keeps the column." if unused else "")))
     vdf = pd.DataFrame(var_rows)
     vshown = vdf[["players", "field", "source"]].assign(
         source=vdf["source"].map(source_label),
